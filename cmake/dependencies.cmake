@@ -1,0 +1,51 @@
+# Dependencies come from Debian packages (see scripts/setup.sh) and are found with find_package.
+#
+# Under emcmake, find_package needs CMAKE_FIND_ROOT_PATH_MODE_PACKAGE=BOTH (set by the wasm preset) to see
+# /usr. Eigen's target adds -isystem /usr/include/eigen3, which is harmless. The nlohmann_json and doctest
+# targets add -isystem /usr/include, which makes em++ pick up glibc headers and break; for WASM we therefore
+# use a folder holding links to just those two libraries.
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3.10 REQUIRED)
+if(TRACELAB_BUILD_TESTS)
+  find_package(doctest 2.4 REQUIRED)
+endif()
+
+add_library(tracelab_eigen INTERFACE)
+target_link_libraries(tracelab_eigen INTERFACE Eigen3::Eigen)
+target_compile_definitions(tracelab_eigen INTERFACE EIGEN_NO_DEBUG)
+
+add_library(tracelab_json INTERFACE)
+add_library(tracelab_doctest INTERFACE)
+if(EMSCRIPTEN)
+  set(tracelab_sysdeps ${CMAKE_BINARY_DIR}/sysdeps/include)
+  file(MAKE_DIRECTORY ${tracelab_sysdeps})
+  get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+  list(GET json_includes 0 json_root)
+  file(CREATE_LINK ${json_root}/nlohmann ${tracelab_sysdeps}/nlohmann SYMBOLIC)
+  target_include_directories(tracelab_json SYSTEM INTERFACE ${tracelab_sysdeps})
+  if(TRACELAB_BUILD_TESTS)
+    get_target_property(doctest_includes doctest::doctest INTERFACE_INCLUDE_DIRECTORIES)
+    list(GET doctest_includes 0 doctest_root)
+    file(CREATE_LINK ${doctest_root}/doctest ${tracelab_sysdeps}/doctest SYMBOLIC)
+    target_include_directories(tracelab_doctest SYSTEM INTERFACE ${tracelab_sysdeps})
+  endif()
+
+  # Exceptions must be on (em++ ignores them by default) so errors are typed C++ exceptions in both builds.
+  # "wasm" = native WebAssembly exception handling (default); "js" = Emscripten's JS-based catching.
+  # scripts/measure_exception_modes.sh compares the two; docs/building.md has the figures.
+  set(TRACELAB_WASM_EXCEPTIONS wasm CACHE STRING "WASM exception mode: wasm or js")
+  set_property(CACHE TRACELAB_WASM_EXCEPTIONS PROPERTY STRINGS wasm js)
+  if(TRACELAB_WASM_EXCEPTIONS STREQUAL "js")
+    set(exception_flags -sDISABLE_EXCEPTION_CATCHING=0)
+  else()
+    set(exception_flags -fwasm-exceptions)
+  endif()
+  # SIMD roughly halves Eigen's matmul time; Node 20 and current Chromium run it.
+  set(TRACELAB_WASM_FLAGS ${exception_flags} -msimd128)
+  set(TRACELAB_WASM_LINK_FLAGS -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB)
+else()
+  target_link_libraries(tracelab_json INTERFACE nlohmann_json::nlohmann_json)
+  if(TRACELAB_BUILD_TESTS)
+    target_link_libraries(tracelab_doctest INTERFACE doctest::doctest)
+  endif()
+endif()

@@ -1,0 +1,1 @@
+set(TRACELAB_WARNINGS -Wall -Wextra -Wpedantic -Wno-sign-compare)

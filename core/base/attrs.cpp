@@ -1,0 +1,60 @@
+#include "tracelab/base/attrs.h"
+
+#include <sstream>
+
+namespace tl {
+
+Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries) {
+  for (const auto& [name, value] : entries) set(name, value);
+}
+
+Attrs& Attrs::set(std::string_view name, AttrValue value) {
+  for (auto& entry : entries_) {
+    if (entry.first == name) {
+      entry.second = std::move(value);
+      return *this;
+    }
+  }
+  entries_.emplace_back(std::string(name), std::move(value));
+  return *this;
+}
+
+const AttrValue* Attrs::find(std::string_view name) const noexcept {
+  for (const auto& entry : entries_)
+    if (entry.first == name) return &entry.second;
+  return nullptr;
+}
+
+const char* attr_type_name(std::size_t index) noexcept {
+  static const char* const names[] = {"bool", "int", "float", "string", "ints", "dtype"};
+  return index < std::variant_size_v<AttrValue> ? names[index] : "invalid";
+}
+
+const char* attr_type_name(const AttrValue& value) noexcept { return attr_type_name(value.index()); }
+
+namespace {
+struct AttrPrinter {
+  std::ostream& out;
+  void operator()(bool v) const { out << (v ? "true" : "false"); }
+  void operator()(std::int64_t v) const { out << v; }
+  void operator()(double v) const { out << v; }
+  void operator()(const std::string& v) const { out << '"' << v << '"'; }
+  void operator()(DType v) const { out << dtype_name(v); }
+  void operator()(const Ints& v) const {
+    out << '[';
+    for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
+    out << ']';
+  }
+};
+}  // namespace
+
+std::string Attrs::str() const {
+  std::ostringstream out;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    out << (i ? ", " : "") << entries_[i].first << '=';
+    std::visit(AttrPrinter{out}, entries_[i].second);
+  }
+  return out.str();
+}
+
+}  // namespace tl

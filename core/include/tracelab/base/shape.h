@@ -1,0 +1,57 @@
+// Shapes: a list of dimensions. -1 marks a dimension unknown until run time (used while tracing).
+//
+//   tl::Shape s{2, 3};
+//   s.num_elements();                                   // 6
+//   tl::broadcast_shapes("add", {2, 1}, {3}).str();     // "(2, 3)"
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+/// A tensor's dimensions, outermost first. A dim of -1 is unknown (partially known shapes while tracing).
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) {}
+  explicit Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {}
+
+  /// Number of dimensions (0 for a scalar).
+  int rank() const noexcept { return static_cast<int>(dims_.size()); }
+  /// Dimension `i`; negative `i` counts from the end. Throws InvalidArgument when out of range.
+  std::int64_t dim(int i) const;
+  std::int64_t operator[](std::size_t i) const noexcept { return dims_[i]; }
+  const std::vector<std::int64_t>& dims() const noexcept { return dims_; }
+  std::vector<std::int64_t>& dims() noexcept { return dims_; }
+
+  /// True when every dim is known (>= 0).
+  bool is_fully_defined() const noexcept;
+  /// Product of the dims (1 for a scalar). Throws InvalidArgument if a dim is unknown, OutOfMemory on overflow.
+  std::int64_t num_elements() const;
+  /// Row-major strides in elements.
+  std::vector<std::int64_t> strides() const;
+  /// True when `other` could be the same shape once unknown dims are known.
+  bool is_compatible_with(const Shape& other) const noexcept;
+
+  /// "(2, 3)", "()" or "(None, 3)" for unknown dims, as TensorFlow prints shapes.
+  std::string str() const;
+
+  friend bool operator==(const Shape& a, const Shape& b) noexcept { return a.dims_ == b.dims_; }
+  friend bool operator!=(const Shape& a, const Shape& b) noexcept { return a.dims_ != b.dims_; }
+
+ private:
+  std::vector<std::int64_t> dims_;
+};
+
+std::ostream& operator<<(std::ostream& out, const Shape& shape);
+
+/// NumPy broadcasting of two shapes (unknown dims allowed); throws ShapeError naming `op`.
+Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);
+/// Normalizes `axis` in [-rank, rank) to [0, rank); throws InvalidArgument naming `op` otherwise.
+int normalize_axis(const char* op, std::int64_t axis, int rank);
+
+}  // namespace tl

@@ -1,0 +1,25 @@
+// The one funnel: every op call — from tl::add to the layers of later issues — goes through execute().
+// It checks the inputs, aligns weak scalars, runs the op's shape rule and then its kernel. Later issues hook
+// the tape and the tracer in here, so no op needs an `if (tracing)` of its own.
+//
+//   const tl::OpDef& op = tl::OpRegistry::global().get("add");
+//   tl::Tensor y = tl::execute(op, {a, b});
+#pragma once
+
+#include <initializer_list>
+#include <span>
+
+#include "tracelab/registry/registry.h"
+
+namespace tl {
+
+/// Runs `op` on `inputs` with `attrs`, writing `op.num_outputs()` results into `outputs`.
+/// Errors (bad shapes, dtypes, attributes, values) are typed exceptions thrown before any output is visible.
+void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs);
+/// Single-output convenience form.
+Tensor execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});
+Tensor execute(const OpDef& op, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});
+/// By name (a registry look-up per call: for tools and bindings, not for hot paths).
+Tensor execute(std::string_view op_name, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});
+
+}  // namespace tl

@@ -1,0 +1,52 @@
+// Array ops: change a tensor's shape or layout, pick and combine elements, convert dtypes — as in TensorFlow.
+// They copy (tensors are values, an output never aliases an input) and accept float32, int32 and bool unless
+// noted. Shape arguments are tl::Ints; -1 in reshape means "whatever size makes the element counts agree".
+//
+//   auto x = tl::reshape(tl::range(0, 6), {2, -1});             // (2, 3)
+//   auto y = tl::concat({x, tl::transpose(tl::transpose(x))}, 0); // (4, 3)
+//   auto i = tl::cast(tl::gather(x, tl::constant({1, 0}), 1), tl::int32);
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tracelab/base/attrs.h"
+#include "tracelab/tensor/tensor.h"
+
+namespace tl {
+
+// ---- shape and layout ----
+/// x with a new shape of the same element count; at most one entry of `shape` may be -1.
+Tensor reshape(const Tensor& x, const Ints& shape);
+/// Permutes the dims: output dim i is input dim perm[i]. An empty perm reverses the dims.
+Tensor transpose(const Tensor& x, const Ints& perm = {});
+/// Inserts a size-1 dim at `axis`, which may be in [-rank-1, rank] (negative counts from the end).
+Tensor expand_dims(const Tensor& x, std::int64_t axis);
+/// Removes the listed size-1 dims, or every size-1 dim when `axes` is empty.
+Tensor squeeze(const Tensor& x, const Ints& axes = {});
+
+// ---- combining and selecting ----
+/// Joins tensors of one dtype and rank along an existing `axis`; the other dims must agree.
+Tensor concat(const std::vector<Tensor>& values, std::int64_t axis);
+/// Joins tensors of one dtype and shape along a new `axis` in [-rank-1, rank].
+Tensor stack(const std::vector<Tensor>& values, std::int64_t axis = 0);
+/// The box starting at `begin` with extent `size` (-1: up to the end of that dim).
+Tensor slice(const Tensor& x, const Ints& begin, const Ints& size);
+/// params sliced at the int32 `indices` along `axis`: shape params[:axis] + indices.shape + params[axis+1:].
+Tensor gather(const Tensor& params, const Tensor& indices, std::int64_t axis = 0);
+/// Pads with `constant_value`; paddings = {before0, after0, before1, after1, ...}, 2 * rank non-negative entries.
+Tensor pad(const Tensor& x, const Ints& paddings, double constant_value = 0);
+
+// ---- creating and converting ----
+/// One-hot rows: depth entries, on_value where the int32 index equals the position, off_value elsewhere.
+/// An index outside [0, depth) gives a row of off_value. The new dim goes at `axis` (-1: last).
+Tensor one_hot(const Tensor& indices, std::int64_t depth, double on_value = 1, double off_value = 0,
+               std::int64_t axis = -1, DType dtype = float32);
+/// Converts to `dtype`. float -> int32 truncates toward zero and saturates (NaN -> 0); to bool means != 0.
+Tensor cast(const Tensor& x, DType dtype);
+/// Zeros of x's dtype and shape.
+Tensor zeros_like(const Tensor& x);
+/// Ones (true for bool) of x's dtype and shape.
+Tensor ones_like(const Tensor& x);
+
+}  // namespace tl

@@ -1,0 +1,113 @@
+// Linear algebra ops: matmul (batched, broadcasting, optional transposes) on Eigen row-major maps.
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/detail/elementwise.h"
+#include "ops/detail/register.h"
+#include "ops/detail/rules.h"
+#include "tracelab/eager/execute.h"
+#include "tracelab/ops/linalg.h"
+
+namespace tl {
+namespace detail {
+namespace {
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// The leading (batch) dims of a shape of rank >= 2.
+Shape batch_dims(const Shape& shape) {
+  return Shape(std::vector<std::int64_t>(shape.dims().begin(), shape.dims().end() - 2));
+}
+
+/// " with transpose_a", " with transpose_a and transpose_b", or "" (for error messages).
+std::string transposes_str(bool transpose_a, bool transpose_b) {
+  if (!transpose_a && !transpose_b) return "";
+  if (transpose_a && transpose_b) return " with transpose_a and transpose_b";
+  return transpose_a ? " with transpose_a" : " with transpose_b";
+}
+
+void check_matmul_input(const ShapeContext& ctx, std::size_t i) {
+  const TensorMeta& meta = ctx.input(i);
+  TL_CHECK(meta.dtype == DType::float32, DTypeError, "matmul: input ", i, " must be float32, got ",
+           dtype_name(meta.dtype), " (", meta_str(meta), "); cast it first, e.g. tl::cast(x, tl::float32)");
+  TL_CHECK(meta.shape.rank() >= 2, ShapeError, "matmul: input ", i, " must have rank >= 2 (a matrix or a batch ",
+           "of matrices), got shape ", meta.shape.str());
+}
+
+/// Shape rule: batch(a) broadcast batch(b) + (m, n), where op(a) is (m, k) and op(b) is (k, n).
+/// Unknown dims (-1) propagate; k is only checked when both sides know it.
+void matmul_shape(ShapeContext& ctx) {
+  check_matmul_input(ctx, 0);
+  check_matmul_input(ctx, 1);
+  bool ta = ctx.attrs.get_or("transpose_a", false), tb = ctx.attrs.get_or("transpose_b", false);
+  const Shape& a = ctx.input(0).shape;
+  const Shape& b = ctx.input(1).shape;
+  std::int64_t m = a.dim(ta ? -1 : -2), ka = a.dim(ta ? -2 : -1);
+  std::int64_t kb = b.dim(tb ? -1 : -2), n = b.dim(tb ? -2 : -1);
+  TL_CHECK(ka < 0 || kb < 0 || ka == kb, ShapeError, "matmul: inner dimensions must agree, got ", a.str(), " and ",
+           b.str(), transposes_str(ta, tb), ta || tb ? cat(" (inner dims ", ka, " vs ", kb, ")") : "");
+  Shape batch_a = batch_dims(a), batch_b = batch_dims(b);
+  Shape batch;
+  try {
+    batch = broadcast_shapes("matmul", batch_a, batch_b);
+  } catch (const ShapeError&) {
+    throw ShapeError(cat("matmul: batch dims ", batch_a.str(), " of ", a.str(), " and ", batch_b.str(), " of ",
+                         b.str(), " cannot be broadcast"));
+  }
+  batch.dims().push_back(m);
+  batch.dims().push_back(n);
+  ctx.output() = TensorMeta{DType::float32, std::move(batch)};
+}
+
+/// c = op(a) * op(b) for one (batch) matrix; a is (ra, ca), b is (rb, cb), c is (m, n), all row-major.
+void multiply(const float* a, std::int64_t ra, std::int64_t ca, bool ta, const float* b, std::int64_t rb,
+              std::int64_t cb, bool tb, float* c, std::int64_t m, std::int64_t n) {
+  Eigen::Map<const RowMatrix> ma(a, ra, ca), mb(b, rb, cb);
+  Eigen::Map<RowMatrix> mc(c, m, n);
+  if (!ta && !tb) mc.noalias() = ma * mb;
+  else if (ta && !tb) mc.noalias() = ma.transpose() * mb;
+  else if (!ta && tb) mc.noalias() = ma * mb.transpose();
+  else mc.noalias() = ma.transpose() * mb.transpose();
+}
+
+void matmul_kernel(KernelContext& ctx) {
+  bool ta = ctx.attrs.get_or("transpose_a", false), tb = ctx.attrs.get_or("transpose_b", false);
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  const Tensor& out = ctx.output();
+  std::int64_t ra = a.shape().dim(-2), ca = a.shape().dim(-1), rb = b.shape().dim(-2), cb = b.shape().dim(-1);
+  std::int64_t m = out.shape().dim(-2), n = out.shape().dim(-1), k = ta ? ra : ca;
+  if (m == 0 || n == 0 || k == 0) return;  // the zero-filled output is already the answer
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* po = out.mutable_data<float>();
+  Shape batch_a = batch_dims(a.shape()), batch_b = batch_dims(b.shape()), batch = batch_dims(out.shape());
+  auto plan = plan_broadcast<2>(batch, {&batch_a, &batch_b});
+  for_each_row(plan, [&](std::int64_t at, std::int64_t len, const auto& off, const auto& inner) {
+    for (std::int64_t i = 0; i < len; ++i) {
+      std::int64_t ia = off[0] + i * inner[0], ib = off[1] + i * inner[1];
+      multiply(pa + ia * ra * ca, ra, ca, ta, pb + ib * rb * cb, rb, cb, tb, po + (at + i) * m * n, m, n);
+    }
+  });
+}
+
+}  // namespace
+
+void register_linalg_ops(OpRegistry& r) {
+  r.op("matmul").doc("c[..., i, j] = sum_k op(a)[..., i, k] * op(b)[..., k, j]; op = optional transpose of "
+                     "the last two dims; batch dims broadcast")
+      .inputs(2).attr<bool>("transpose_a").attr<bool>("transpose_b")
+      .shape_fn(matmul_shape)
+      .kernel(matmul_kernel);
+}
+
+}  // namespace detail
+
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
+  static const OpDef& op = OpRegistry::global().get("matmul");
+  return execute(op, {a, b}, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}});
+}
+
+}  // namespace tl

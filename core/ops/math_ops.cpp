@@ -1,0 +1,223 @@
+// Elementwise math ops: registrations (shape rule + Eigen kernel) and the public functions.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "ops/detail/elementwise.h"
+#include "ops/detail/register.h"
+#include "ops/detail/rules.h"
+#include "tracelab/eager/execute.h"
+#include "tracelab/ops/math.h"
+
+namespace tl {
+namespace detail {
+namespace {
+
+using I32 = std::int32_t;
+using U32 = std::uint32_t;
+
+/// Integer arithmetic wraps (two's complement) like TensorFlow's, instead of signed-overflow UB.
+template <class E>
+auto as_u32(const E& e) { return e.template cast<U32>(); }
+template <class E>
+auto as_i32(const E& e) { return e.template cast<I32>(); }
+
+/// max / min that return NaN when either side is NaN, on every platform (Eigen's default picks whichever
+/// operand the SIMD instruction set favours, so native and WASM would disagree). TensorFlow propagates NaN too.
+template <class X, class Y>
+auto nan_max(const X& x, const Y& y) {
+  using S = typename X::Scalar;
+  return x.binaryExpr(y, Eigen::internal::scalar_max_op<S, S, Eigen::PropagateNaN>());
+}
+template <class X, class Y>
+auto nan_min(const X& x, const Y& y) {
+  using S = typename X::Scalar;
+  return x.binaryExpr(y, Eigen::internal::scalar_min_op<S, S, Eigen::PropagateNaN>());
+}
+/// max(x, 0) with NaN propagation.
+template <class X>
+auto relu_of(const X& x) {
+  using S = typename X::Scalar;
+  return nan_max(x, Eigen::Array<S, Eigen::Dynamic, 1>::Zero(x.size()));
+}
+
+/// Registers a unary elementwise op: float_fn on float32 arrays, int_fn on int32 ones (nullptr: float32 only).
+template <class FloatFn, class IntFn = std::nullptr_t>
+void unary(OpRegistry& registry, const char* name, const char* doc, FloatFn float_fn, IntFn int_fn = nullptr) {
+  constexpr bool int_ok = !std::is_same_v<IntFn, std::nullptr_t>;
+  registry.op(name).doc(doc).inputs(1).traits(trait::elementwise)
+      .shape_fn([](ShapeContext& ctx) {
+        if (int_ok) expect_dtype(ctx, 0, {DType::float32, DType::int32});
+        else expect_dtype(ctx, 0, {DType::float32});
+        same_as_input(ctx);
+      })
+      .kernel([=](KernelContext& ctx) {  // [=]: int_fn goes unused when it is nullptr
+        if constexpr (int_ok) {
+          if (ctx.input(0).dtype() == DType::int32) return unary_map<I32, I32>(ctx.input(0), ctx.output(), int_fn);
+        }
+        unary_map<float, float>(ctx.input(0), ctx.output(), float_fn);
+      });
+}
+
+/// Registers a broadcasting binary op: float_fn on float32, int_fn on int32 (nullptr: float32 only).
+template <class FloatFn, class IntFn = std::nullptr_t>
+void binary(OpRegistry& registry, const char* name, const char* doc, std::uint32_t traits, FloatFn float_fn,
+            IntFn int_fn = nullptr) {
+  constexpr bool int_ok = !std::is_same_v<IntFn, std::nullptr_t>;
+  registry.op(name).doc(doc).inputs(2).traits(trait::elementwise | traits).same_dtype_inputs(0b11)
+      .shape_fn([](ShapeContext& ctx) {
+        if (int_ok) expect_dtype(ctx, 0, {DType::float32, DType::int32});
+        else expect_dtype(ctx, 0, {DType::float32});
+        broadcast_all(ctx);
+      })
+      .kernel([=](KernelContext& ctx) {  // [=]: int_fn goes unused when it is nullptr
+        if constexpr (int_ok) {
+          if (ctx.input(0).dtype() == DType::int32)
+            return binary_map<I32, I32>(ctx.input(0), ctx.input(1), ctx.output(), int_fn);
+        }
+        binary_map<float, float>(ctx.input(0), ctx.input(1), ctx.output(), float_fn);
+      });
+}
+
+/// Registers a comparison: broadcasting, bool output.
+template <class Fn>
+void comparison(OpRegistry& registry, const char* name, const char* doc, bool bool_ok, Fn fn) {
+  registry.op(name).doc(doc).inputs(2).traits(trait::elementwise | trait::not_differentiable)
+      .same_dtype_inputs(0b11)
+      .shape_fn([bool_ok](ShapeContext& ctx) {
+        if (bool_ok) expect_dtype(ctx, 0, {DType::float32, DType::int32, DType::bool_});
+        else expect_dtype(ctx, 0, {DType::float32, DType::int32});
+        broadcast_all(ctx);
+        ctx.output().dtype = DType::bool_;
+      })
+      .kernel([fn](KernelContext& ctx) {
+        visit_dtype(ctx.input(0).dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          binary_map<T, bool>(ctx.input(0), ctx.input(1), ctx.output(), fn);
+        });
+      });
+}
+
+I32 int_pow(I32 base, I32 exponent) {
+  TL_CHECK(exponent >= 0, InvalidArgument, "pow: integers to negative integer powers are not allowed (got ", base,
+           "^", exponent, ")");
+  U32 result = 1, b = static_cast<U32>(base);
+  for (U32 e = static_cast<U32>(exponent); e; e >>= 1, b *= b)
+    if (e & 1u) result *= b;
+  return static_cast<I32>(result);
+}
+
+}  // namespace
+
+void register_math_ops(OpRegistry& r) {
+  unary(r, "neg", "-x", [](const auto& x) { return -x; },
+        [](const auto& x) { return as_i32(U32(0) - as_u32(x)); });
+  unary(r, "abs", "|x|", [](const auto& x) { return x.abs(); },
+        [](const auto& x) { return as_i32((x < 0).select(U32(0) - as_u32(x), as_u32(x))); });
+  unary(r, "exp", "e^x", [](const auto& x) { return x.exp(); });
+  unary(r, "log", "ln x (log 0 = -inf, log of a negative = nan)", [](const auto& x) { return x.log(); });
+  unary(r, "sqrt", "sqrt(x)", [](const auto& x) { return x.sqrt(); });
+  unary(r, "square", "x * x", [](const auto& x) { return x.square(); },
+        [](const auto& x) { return as_i32(as_u32(x) * as_u32(x)); });
+  unary(r, "relu", "max(x, 0) (relu(nan) = nan); the gradient at 0 is 0", [](const auto& x) { return relu_of(x); },
+        [](const auto& x) { return relu_of(x); });
+  unary(r, "sigmoid", "1 / (1 + e^-x)", [](const auto& x) { return (1.f + (-x).exp()).inverse(); });
+  unary(r, "tanh", "tanh(x)", [](const auto& x) { return x.tanh(); });
+
+  binary(r, "add", "x + y", trait::commutative, [](const auto& x, const auto& y) { return x + y; },
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) + as_u32(y)); });
+  binary(r, "sub", "x - y", 0, [](const auto& x, const auto& y) { return x - y; },
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) - as_u32(y)); });
+  binary(r, "mul", "x * y", trait::commutative, [](const auto& x, const auto& y) { return x * y; },
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) * as_u32(y)); });
+  binary(r, "div", "x / y (float32; x / 0 follows IEEE: inf or nan)", 0,
+         [](const auto& x, const auto& y) { return x / y; });
+  binary(r, "pow", "x^y", 0,
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](float a, float b) { return std::pow(a, b); }); },
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](I32 a, I32 b) { return int_pow(a, b); }); });
+  binary(r, "maximum", "max(x, y), nan if either is nan", trait::commutative,
+         [](const auto& x, const auto& y) { return nan_max(x, y); },
+         [](const auto& x, const auto& y) { return nan_max(x, y); });
+  binary(r, "minimum", "min(x, y), nan if either is nan", trait::commutative,
+         [](const auto& x, const auto& y) { return nan_min(x, y); },
+         [](const auto& x, const auto& y) { return nan_min(x, y); });
+
+  comparison(r, "equal", "x == y", true, [](const auto& x, const auto& y) { return x == y; });
+  comparison(r, "less", "x < y", false, [](const auto& x, const auto& y) { return x < y; });
+  comparison(r, "greater", "x > y", false, [](const auto& x, const auto& y) { return x > y; });
+
+  r.op("where").doc("cond ? x : y, all three broadcast").inputs(3).same_dtype_inputs(0b110)
+      .shape_fn([](ShapeContext& ctx) {
+        TL_CHECK(ctx.input(0).dtype == DType::bool_, DTypeError, "where: condition must be bool, got ",
+                 meta_str(ctx.input(0)));
+        broadcast_all(ctx);
+        ctx.output().dtype = ctx.input(1).dtype;
+      })
+      .kernel([](KernelContext& ctx) {
+        visit_dtype(ctx.input(1).dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          ternary_map<bool, T, T, T>(ctx.input(0), ctx.input(1), ctx.input(2), ctx.output(),
+                                     [](bool c, T x, T y) { return c ? x : y; });
+        });
+      });
+
+  r.op("clip_by_value").doc("min(max(x, lo), hi); lo and hi broadcast to x's shape").inputs(3)
+      .same_dtype_inputs(0b111)
+      .shape_fn([](ShapeContext& ctx) {
+        expect_dtype(ctx, 0, {DType::float32, DType::int32});
+        for (std::size_t i = 1; i < 3; ++i) {
+          Shape b = broadcast_shapes("clip_by_value", ctx.input(0).shape, ctx.input(i).shape);
+          TL_CHECK(b.rank() == ctx.input(0).shape.rank() && b.is_compatible_with(ctx.input(0).shape), ShapeError,
+                   "clip_by_value: bound ", i == 1 ? "lo " : "hi ", ctx.input(i).shape.str(),
+                   " must broadcast to the shape of x ", ctx.input(0).shape.str());
+        }
+        same_as_input(ctx);
+      })
+      .kernel([](KernelContext& ctx) {
+        visit_dtype(ctx.input(0).dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (!std::is_same_v<T, bool>)
+            ternary_map<T, T, T, T>(ctx.input(0), ctx.input(1), ctx.input(2), ctx.output(),
+                                    [](T x, T lo, T hi) { return std::min(std::max(x, lo), hi); });
+        });
+      });
+}
+
+}  // namespace detail
+
+#define TL_UNARY(fn)                                                     \
+  Tensor fn(const Tensor& x) {                                           \
+    static const OpDef& op = OpRegistry::global().get(#fn);              \
+    return execute(op, {x});                                             \
+  }
+#define TL_BINARY(fn)                                                    \
+  Tensor fn(const Tensor& x, const Tensor& y) {                          \
+    static const OpDef& op = OpRegistry::global().get(#fn);              \
+    return execute(op, {x, y});                                          \
+  }
+
+TL_UNARY(neg) TL_UNARY(abs) TL_UNARY(exp) TL_UNARY(log) TL_UNARY(sqrt) TL_UNARY(square)
+TL_UNARY(relu) TL_UNARY(sigmoid) TL_UNARY(tanh)
+TL_BINARY(add) TL_BINARY(sub) TL_BINARY(mul) TL_BINARY(div) TL_BINARY(pow) TL_BINARY(maximum)
+TL_BINARY(minimum) TL_BINARY(equal) TL_BINARY(less) TL_BINARY(greater)
+#undef TL_UNARY
+#undef TL_BINARY
+
+Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
+  static const OpDef& op = OpRegistry::global().get("where");
+  return execute(op, {cond, x, y});
+}
+
+Tensor clip_by_value(const Tensor& x, const Tensor& lo, const Tensor& hi) {
+  static const OpDef& op = OpRegistry::global().get("clip_by_value");
+  return execute(op, {x, lo, hi});
+}
+
+Tensor operator+(const Tensor& x, const Tensor& y) { return add(x, y); }
+Tensor operator-(const Tensor& x, const Tensor& y) { return sub(x, y); }
+Tensor operator*(const Tensor& x, const Tensor& y) { return mul(x, y); }
+Tensor operator/(const Tensor& x, const Tensor& y) { return div(x, y); }
+Tensor operator-(const Tensor& x) { return neg(x); }
+
+}  // namespace tl

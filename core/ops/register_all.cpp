@@ -1,0 +1,20 @@
+// The built-in op set. The registry is filled on first use, in a fixed order, so every binary (native or
+// WASM) sees the same ops in the same order; no static-initializer tricks that a linker could drop.
+#include "ops/detail/register.h"
+
+namespace tl {
+
+OpRegistry& OpRegistry::global() {
+  static OpRegistry* registry = [] {
+    auto* r = new OpRegistry();  // never destroyed: ops outlive every static that might use them
+    detail::register_math_ops(*r);
+    detail::register_linalg_ops(*r);
+    detail::register_reduce_ops(*r);
+    detail::register_array_ops(*r);
+    detail::register_nn_ops(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace tl

@@ -1,0 +1,98 @@
+#include "tracelab/tensor/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <ostream>
+
+namespace tl {
+namespace detail {
+
+std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
+  constexpr std::size_t alignment = 64;
+  TL_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - alignment, OutOfMemory, "cannot allocate ", bytes,
+           " bytes");
+  std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void* data = rounded == 0 ? nullptr : std::aligned_alloc(alignment, rounded);
+  TL_CHECK(rounded == 0 || data != nullptr, OutOfMemory, "out of memory: cannot allocate a buffer of ", bytes,
+           " bytes");
+  if (data) std::memset(data, 0, rounded);
+  try {
+    return std::shared_ptr<Buffer>(new Buffer(data, bytes));
+  } catch (...) {
+    std::free(data);
+    throw;
+  }
+}
+
+Buffer::~Buffer() { std::free(data_); }
+
+Tensor make_weak_scalar_f32(float value) {
+  Tensor t = Tensor::empty(DType::float32, {});
+  *t.mutable_data<float>() = value;
+  const_cast<TensorImpl&>(t.impl()).weak = true;
+  return t;
+}
+
+Tensor make_weak_scalar_i32(std::int32_t value) {
+  Tensor t = Tensor::empty(DType::int32, {});
+  *t.mutable_data<std::int32_t>() = value;
+  const_cast<TensorImpl&>(t.impl()).weak = true;
+  return t;
+}
+
+Tensor make_weak_scalar_bool(bool value) {
+  Tensor t = Tensor::empty(DType::bool_, {});
+  *t.mutable_data<bool>() = value;
+  const_cast<TensorImpl&>(t.impl()).weak = true;
+  return t;
+}
+
+}  // namespace detail
+
+Tensor Tensor::empty(DType dtype, const Shape& shape) {
+  TL_CHECK(shape.is_fully_defined(), InvalidArgument, "cannot allocate a tensor of partially known shape ",
+           shape.str());
+  std::int64_t count = shape.num_elements();
+  auto size = static_cast<std::uint64_t>(count);
+  std::uint64_t limit = std::numeric_limits<std::size_t>::max() / dtype_size(dtype);
+  TL_CHECK(size <= limit, OutOfMemory, "out of memory: a ", dtype_name(dtype), " tensor of shape ", shape.str(),
+           " needs ", count, " elements, more than this platform can address");
+  auto impl = std::make_shared<detail::TensorImpl>();
+  impl->meta = TensorMeta{dtype, shape};
+  try {
+    impl->buffer = detail::Buffer::allocate(static_cast<std::size_t>(size) * dtype_size(dtype));
+  } catch (const OutOfMemory&) {
+    throw OutOfMemory(detail::cat("out of memory: cannot allocate a ", dtype_name(dtype), " tensor of shape ",
+                                  shape.str(), " (", size * dtype_size(dtype), " bytes)"));
+  }
+  return Tensor(std::move(impl));
+}
+
+const detail::TensorImpl& Tensor::impl() const {
+  TL_CHECK(impl_ != nullptr, InvalidArgument, "use of an empty Tensor handle (default-constructed)");
+  return *impl_;
+}
+
+const void* Tensor::raw_data(DType expected, const char* what) const {
+  const auto& self = impl();
+  TL_CHECK(self.symbol == nullptr, InvalidArgument, what, ": a symbolic tensor ", self.meta.shape.str(),
+           " has no values while tracing");
+  TL_CHECK(self.meta.dtype == expected, DTypeError, what, ": tensor has dtype ", dtype_name(self.meta.dtype),
+           ", requested ", dtype_name(expected));
+  return self.buffer->data();
+}
+
+Tensor::operator bool() const {
+  TL_CHECK(defined(), InvalidArgument,
+           "the truth value of an empty Tensor handle (default-constructed) is not defined");
+  TL_CHECK(!is_symbolic(), InvalidArgument,
+           "the truth value of a symbolic tensor is not known while tracing; use tl::cond or tl::while_loop");
+  TL_CHECK(num_elements() == 1, InvalidArgument, "the truth value of a tensor with shape ", shape().str(),
+           " is ambiguous; reduce it first");
+  return item<float>() != 0;
+}
+
+std::ostream& operator<<(std::ostream& out, const Tensor& tensor) { return out << tensor.str(); }
+
+}  // namespace tl

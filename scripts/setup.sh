@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs whatever Tracelab needs on Debian and is missing; safe to run again (it then does nothing).
+#   scripts/setup.sh          build + serve needs: compilers, Emscripten, Eigen, nlohmann/json, doctest, Node
+#   scripts/setup.sh test     the same plus what the tests need: Chromium (browser tests) and npm packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev doctest-dev)
+command -v node >/dev/null 2>&1 || want+=(nodejs)
+[ "${1:-}" = test ] && want+=(chromium)
+
+missing=()
+for package in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+done
+# NodeSource's nodejs bundles npm; Debian's does not.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = test ]; then
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "setup: installing npm packages (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+fi

@@ -1,0 +1,27 @@
+# Installs the built core into a scratch prefix, then configures, builds and runs a separate project that
+# uses it through find_package(tracelab CONFIG). Run by ctest (native).
+file(REMOVE_RECURSE ${WORK_DIR})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
+                RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "install failed: ${rc}")
+endif()
+foreach(path include/tracelab/tracelab.h lib/libtracelab.a lib/cmake/tracelab/tracelabConfig.cmake)
+  if(NOT EXISTS ${WORK_DIR}/prefix/${path})
+    message(FATAL_ERROR "install is missing ${path}")
+  endif()
+endforeach()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install_package -B ${WORK_DIR}/build -G Ninja
+                        -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "configuring the consumer project failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "building the consumer project failed: ${rc}")
+endif()
+execute_process(COMMAND ${WORK_DIR}/build/consumer OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+message(STATUS "consumer printed: ${out}")
+if(rc OR NOT out MATCHES "values=\\[\\[19\\. 22\\.\\] \\[43\\. 50\\.\\]\\]")
+  message(FATAL_ERROR "consumer failed (${rc}) or printed the wrong product: ${out}")
+endif()

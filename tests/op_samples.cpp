@@ -1,0 +1,70 @@
+#include "op_samples.h"
+
+namespace tl::testing {
+namespace {
+
+Tensor uniform(const Shape& shape, float lo = -1, float hi = 1) {
+  static Generator gen(7);
+  return gen.uniform(shape, lo, hi);
+}
+
+Tensor positive(const Shape& shape) { return uniform(shape, 0.5f, 2.f); }
+Tensor ints(const Shape& shape) {
+  static Generator gen(11);
+  return gen.uniform(shape, -5, 5, int32);
+}
+
+std::map<std::string, std::vector<OpSample>> build() {
+  std::map<std::string, std::vector<OpSample>> s;
+  for (const char* name : {"neg", "abs", "square", "relu"})
+    s[name] = {{{uniform({2, 3})}, {}}, {{ints({4})}, {}}, {{uniform({})}, {}}};
+  for (const char* name : {"exp", "sigmoid", "tanh"}) s[name] = {{{uniform({2, 3})}, {}}, {{uniform({0, 2})}, {}}};
+  for (const char* name : {"log", "sqrt"}) s[name] = {{{positive({3, 2})}, {}}};
+  for (const char* name : {"add", "sub", "mul", "maximum", "minimum", "equal", "less", "greater"})
+    s[name] = {{{uniform({2, 3}), uniform({3})}, {}}, {{ints({2, 1}), ints({1, 4})}, {}}, {{uniform({}), uniform({2})}, {}}};
+  s["div"] = {{{uniform({2, 3}), positive({2, 1})}, {}}};
+  s["pow"] = {{{positive({2, 3}), uniform({3})}, {}}, {{ints({3}), constant({0, 1, 3})}, {}}};
+  s["where"] = {{{constant({true, false, true}, {3}), uniform({2, 3}), uniform({3})}, {}}};
+  s["clip_by_value"] = {{{uniform({2, 3}), scalar(-0.5f), scalar(0.5f)}, {}},
+                        {{uniform({2, 3}), uniform({3}, -1, 0), uniform({3}, 0, 1)}, {}}};
+  s["matmul"] = {{{uniform({2, 3}), uniform({3, 4})}, {}},
+                 {{uniform({2, 3, 4}), uniform({5, 4})}, {{"transpose_b", true}}},
+                 {{uniform({4, 2}), uniform({4, 3})}, {{"transpose_a", true}}}};
+  for (const char* name : {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min"})
+    s[name] = {{{uniform({2, 3, 4})}, {{"axes", Ints{1}}}},
+               {{uniform({2, 3})}, {{"axes", Ints{0, 1}}, {"keepdims", true}}},
+               {{uniform({3})}, {}}};
+  s["argmax"] = {{{uniform({3, 4})}, {{"axis", std::int64_t{1}}}}, {{ints({5})}, {}}};
+  s["reshape"] = {{{uniform({2, 3})}, {{"shape", Ints{3, -1}}}}};
+  s["transpose"] = {{{uniform({2, 3, 4})}, {{"perm", Ints{2, 0, 1}}}}, {{uniform({2, 3})}, {}}};
+  s["expand_dims"] = {{{uniform({2, 3})}, {{"axis", std::int64_t{1}}}}};
+  s["squeeze"] = {{{uniform({1, 3, 1})}, {}}, {{uniform({1, 3, 1})}, {{"axes", Ints{0}}}}};
+  s["concat"] = {{{uniform({2, 3}), uniform({2, 1})}, {{"axis", std::int64_t{1}}}}};
+  s["stack"] = {{{uniform({2, 3}), uniform({2, 3})}, {{"axis", std::int64_t{1}}}}};
+  s["slice"] = {{{uniform({4, 5})}, {{"begin", Ints{1, 0}}, {"size", Ints{2, -1}}}}};
+  s["gather"] = {{{uniform({5, 3}), constant({4, 0, 2})}, {}},
+                 {{uniform({2, 5}), constant({1, 1})}, {{"axis", std::int64_t{1}}}}};
+  s["one_hot"] = {{{constant({0, 2, 1})}, {{"depth", std::int64_t{3}}}}};
+  s["cast"] = {{{uniform({2, 3})}, {{"dtype", int32}}}, {{ints({3})}, {{"dtype", float32}}}};
+  s["pad"] = {{{uniform({2, 3})}, {{"paddings", Ints{1, 0, 0, 2}}}}};
+  s["zeros_like"] = {{{uniform({2, 3})}, {}}};
+  s["ones_like"] = {{{ints({2, 3})}, {}}};
+  s["softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({3, 2, 4})}, {{"axis", std::int64_t{1}}}}};
+  s["log_softmax"] = {{{uniform({2, 5})}, {}}};
+  s["conv2d"] = {{{uniform({2, 5, 5, 3}), uniform({3, 3, 3, 4})}, {{"padding", std::string("SAME")}}},
+                 {{uniform({1, 6, 6, 2}), uniform({2, 2, 2, 3})},
+                  {{"strides", Ints{2, 2}}, {"padding", std::string("VALID")}}}};
+  for (const char* name : {"max_pool2d", "avg_pool2d"})
+    s[name] = {{{uniform({2, 5, 5, 3})}, {{"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+               {{uniform({1, 4, 4, 1})}, {{"ksize", Ints{3, 3}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}}}};
+  return s;
+}
+
+}  // namespace
+
+const std::map<std::string, std::vector<OpSample>>& op_samples() {
+  static const auto samples = build();
+  return samples;
+}
+
+}  // namespace tl::testing

@@ -1,0 +1,51 @@
+// The registry walk: every op is complete (doc, shape rule, kernel) and has sample calls, and every sample
+// runs through the funnel with the output the shape rule predicted. New ops cannot slip in untested.
+#include <doctest/doctest.h>
+
+#include "op_samples.h"
+
+TEST_CASE("registry: every op has a doc line, a shape rule, a kernel and samples") {
+  const auto& samples = tl::testing::op_samples();
+  auto ops = tl::OpRegistry::global().all();
+  CHECK(ops.size() >= 45);
+  for (const tl::OpDef* op : ops) {
+    CAPTURE(op->name());
+    CHECK_FALSE(op->doc().empty());
+    CHECK(op->has_shape_fn());
+    CHECK(op->has_kernel());
+    CHECK(samples.count(op->name()) == 1);
+  }
+  for (const auto& entry : samples) {
+    const std::string& name = entry.first;
+    CAPTURE(name);
+    CHECK(tl::OpRegistry::global().find(name) != nullptr);  // no stale sample for a removed op
+  }
+}
+
+TEST_CASE("registry: every sample runs eagerly and matches its shape rule") {
+  for (const auto& entry : tl::testing::op_samples()) {
+    const std::string& name = entry.first;
+    const auto& calls = entry.second;
+    const tl::OpDef* op = tl::OpRegistry::global().find(name);
+    if (op == nullptr) continue;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      CAPTURE(name);
+      CAPTURE(i);
+      const auto& sample = calls[i];
+      std::vector<const tl::TensorMeta*> metas;
+      for (const auto& t : sample.inputs) metas.push_back(&t.meta());
+      std::vector<tl::TensorMeta> predicted(static_cast<std::size_t>(op->num_outputs()));
+      op->infer(metas, sample.attrs, predicted);
+      std::vector<tl::Tensor> outputs(predicted.size());
+      REQUIRE_NOTHROW(tl::execute(*op, sample.inputs, sample.attrs, outputs));
+      for (std::size_t k = 0; k < outputs.size(); ++k) CHECK(outputs[k].meta() == predicted[k]);
+    }
+  }
+}
+
+TEST_CASE("registry: looking up an unknown op or registering a name twice is an error") {
+  CHECK_THROWS_WITH_AS(tl::OpRegistry::global().get("no_such_op"), doctest::Contains("unknown op 'no_such_op'"),
+                       tl::InvalidArgument);
+  CHECK_THROWS_WITH_AS(tl::OpRegistry::global().op("add"), doctest::Contains("'add' is registered twice"),
+                       tl::InvalidArgument);
+}
