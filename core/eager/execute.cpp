@@ -96,6 +96,13 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
   }
   op.run(inputs, attrs, results);
   std::move(results.begin(), results.end(), outputs.begin());
+  auto& observers = detail::active_observers();
+  for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs);
+}
+
+std::vector<OpObserver*>& detail::active_observers() {
+  thread_local std::vector<OpObserver*> observers;
+  return observers;
 }
 
 Tensor execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs) {

@@ -39,4 +39,10 @@ void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Te
   kernel_(context);
 }
 
+void OpDef::backward(const GradContext& context, std::span<Tensor> input_grads) const {
+  TL_CHECK(static_cast<bool>(gradient_), InvalidArgument, name_, ": op has no gradient",
+           has(trait::not_differentiable) ? " (it is not differentiable)" : "");
+  gradient_(context, input_grads);
+}
+
 }  // namespace tl

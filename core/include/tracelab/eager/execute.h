@@ -8,10 +8,25 @@
 
 #include <initializer_list>
 #include <span>
+#include <vector>
 
 #include "tracelab/registry/registry.h"
 
 namespace tl {
+
+/// Watches executed ops: the gradient tape installs one. The funnel calls every active observer after an op
+/// has succeeded, so no op or layer needs to know that a tape exists.
+class OpObserver {
+ public:
+  virtual ~OpObserver() = default;
+  virtual void on_executed(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
+                           std::span<const Tensor> outputs) = 0;
+};
+
+namespace detail {
+/// The observers active on this thread, innermost last. Managed by the autodiff layer.
+std::vector<OpObserver*>& active_observers();
+}  // namespace detail
 
 /// Runs `op` on `inputs` with `attrs`, writing `op.num_outputs()` results into `outputs`.
 /// Errors (bad shapes, dtypes, attributes, values) are typed exceptions thrown before any output is visible.

@@ -52,8 +52,25 @@ struct KernelContext {
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
 };
 
+/// What a gradient rule sees: the recorded call (inputs, outputs, attrs) and the upstream gradient of each
+/// output (zeros where an output did not reach the target). It writes one gradient per input into
+/// `input_grads` (leaving an entry empty means "no gradient"), using public ops only, so the same rule runs
+/// eagerly, is recorded by an outer tape (higher-order gradients) and becomes graph nodes when traced.
+struct GradContext {
+  const OpDef& op;
+  std::span<const Tensor> inputs;
+  std::span<const Tensor> outputs;
+  const Attrs& attrs;
+  std::span<const Tensor> grads;
+
+  const Tensor& input(std::size_t i) const { return inputs[i]; }
+  const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
+  const Tensor& grad(std::size_t i = 0) const { return grads[i]; }
+};
+
 using ShapeFn = std::function<void(ShapeContext&)>;
 using KernelFn = std::function<void(KernelContext&)>;
+using GradFn = std::function<void(const GradContext&, std::span<Tensor> input_grads)>;
 
 /// One attribute an op accepts; unknown attributes are rejected before the op runs.
 struct AttrSpec {
@@ -82,6 +99,8 @@ class OpDef {
   }
   OpDef& shape_fn(ShapeFn fn) { shape_fn_ = std::move(fn); return *this; }
   OpDef& kernel(KernelFn fn) { kernel_ = std::move(fn); return *this; }
+  /// The gradient rule (reverse mode): d(target)/d(inputs) from d(target)/d(outputs).
+  OpDef& gradient(GradFn fn) { gradient_ = std::move(fn); return *this; }
 
   static constexpr int variadic = -1;
 
@@ -96,6 +115,9 @@ class OpDef {
   const std::vector<AttrSpec>& attr_specs() const noexcept { return attrs_; }
   bool has_shape_fn() const noexcept { return static_cast<bool>(shape_fn_); }
   bool has_kernel() const noexcept { return static_cast<bool>(kernel_); }
+  bool has_gradient() const noexcept { return static_cast<bool>(gradient_); }
+  /// Runs the gradient rule; throws InvalidArgument when the op has none.
+  void backward(const GradContext& context, std::span<Tensor> input_grads) const;
 
   /// Checks input count, attribute names/types and runs the shape rule; throws a typed error naming the op.
   void infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs) const;
@@ -115,6 +137,7 @@ class OpDef {
   std::vector<AttrSpec> attrs_;
   ShapeFn shape_fn_;
   KernelFn kernel_;
+  GradFn gradient_;
 };
 
 }  // namespace tl

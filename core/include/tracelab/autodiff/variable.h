@@ -1,0 +1,62 @@
+// Variables: named, typed, shaped mutable state with a stable id — the weights a training loop updates.
+//
+//   tl::Variable w(tl::zeros({3, 1}), "w");
+//   w.assign_sub(learning_rate * grad);          // in place; shape and dtype are checked
+//   tl::Tensor y = tl::matmul(x, w);              // a Variable is read implicitly where a Tensor is expected
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tracelab/tensor/tensor.h"
+
+namespace tl {
+
+namespace detail {
+struct VariableState {
+  std::string name;
+  std::uint64_t id = 0;
+  bool trainable = true;
+  Tensor value;
+};
+}  // namespace detail
+
+/// A handle to mutable state; copies share it (like Python references to a tf.Variable).
+class Variable {
+ public:
+  /// A variable holding `initial` (a concrete tensor; a weak scalar becomes a float32/int32 scalar).
+  explicit Variable(const Tensor& initial, std::string name = "Variable", bool trainable = true);
+
+  const std::string& name() const noexcept { return state_->name; }
+  /// A process-unique id, stable for the variable's life.
+  std::uint64_t id() const noexcept { return state_->id; }
+  bool trainable() const noexcept { return state_->trainable; }
+  DType dtype() const noexcept { return state_->value.dtype(); }
+  const Shape& shape() const noexcept { return state_->value.shape(); }
+
+  /// The current value. Active gradient tapes watch it when the variable is trainable.
+  Tensor read() const;
+  /// Implicit read, so a Variable can be passed wherever a Tensor is expected.
+  operator Tensor() const { return read(); }  // NOLINT(google-explicit-constructor)
+
+  /// Replaces the value; dtype and shape must match (DTypeError / ShapeError otherwise, value unchanged).
+  void assign(const Tensor& value);
+  /// value += delta (delta broadcasts to the variable's shape).
+  void assign_add(const Tensor& delta);
+  /// value -= delta.
+  void assign_sub(const Tensor& delta);
+
+  /// "<tl.Variable 'w' shape=(3, 1) dtype=float32, values=[[0.] [0.] [0.]]>"
+  std::string str() const;
+  friend bool operator==(const Variable& a, const Variable& b) noexcept { return a.state_ == b.state_; }
+
+  const std::shared_ptr<detail::VariableState>& state() const noexcept { return state_; }
+
+ private:
+  std::shared_ptr<detail::VariableState> state_;
+};
+
+std::ostream& operator<<(std::ostream& out, const Variable& variable);
+
+}  // namespace tl
