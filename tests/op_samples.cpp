@@ -13,6 +13,15 @@ Tensor ints(const Shape& shape) {
   static Generator gen(11);
   return gen.uniform(shape, -5, 5, int32);
 }
+/// Distinct values 0.05 apart in a scrambled order: no max (pooling) is within a checker step of a tie.
+Tensor distinct(const Shape& shape) {
+  auto n = static_cast<std::size_t>(shape.num_elements());
+  TL_CHECK(n % 37 != 0, InvalidArgument, "distinct: 37 must not divide the element count");
+  std::vector<float> values(n);
+  for (std::size_t i = 0; i < n; ++i)
+    values[i] = 0.05f * static_cast<float>((i * 37) % n) - 0.025f * static_cast<float>(n);
+  return constant(values, shape);
+}
 
 std::map<std::string, std::vector<OpSample>> build() {
   std::map<std::string, std::vector<OpSample>> s;
@@ -35,28 +44,87 @@ std::map<std::string, std::vector<OpSample>> build() {
                {{uniform({2, 3})}, {{"axes", Ints{0, 1}}, {"keepdims", true}}},
                {{uniform({3})}, {}}};
   s["argmax"] = {{{uniform({3, 4})}, {{"axis", std::int64_t{1}}}}, {{ints({5})}, {}}};
-  s["reshape"] = {{{uniform({2, 3})}, {{"shape", Ints{3, -1}}}}};
+  s["reshape"] = {{{uniform({2, 3})}, {{"shape", Ints{3, -1}}}}, {{uniform({})}, {{"shape", Ints{1, 1}}}}};
   s["transpose"] = {{{uniform({2, 3, 4})}, {{"perm", Ints{2, 0, 1}}}}, {{uniform({2, 3})}, {}}};
-  s["expand_dims"] = {{{uniform({2, 3})}, {{"axis", std::int64_t{1}}}}};
-  s["squeeze"] = {{{uniform({1, 3, 1})}, {}}, {{uniform({1, 3, 1})}, {{"axes", Ints{0}}}}};
-  s["concat"] = {{{uniform({2, 3}), uniform({2, 1})}, {{"axis", std::int64_t{1}}}}};
-  s["stack"] = {{{uniform({2, 3}), uniform({2, 3})}, {{"axis", std::int64_t{1}}}}};
-  s["slice"] = {{{uniform({4, 5})}, {{"begin", Ints{1, 0}}, {"size", Ints{2, -1}}}}};
+  s["expand_dims"] = {{{uniform({2, 3})}, {{"axis", std::int64_t{1}}}},
+                      {{uniform({2, 3})}, {{"axis", std::int64_t{-1}}}}};
+  s["squeeze"] = {{{uniform({1, 3, 1})}, {}}, {{uniform({1, 3, 1})}, {{"axes", Ints{0}}}},
+                  {{uniform({2, 1})}, {{"axes", Ints{-1}}}}};
+  s["concat"] = {{{uniform({2, 3}), uniform({2, 1})}, {{"axis", std::int64_t{1}}}},
+                 {{uniform({2, 3}), uniform({1, 3}), uniform({3, 3})}, {{"axis", std::int64_t{-2}}}}};
+  s["stack"] = {{{uniform({2, 3}), uniform({2, 3})}, {{"axis", std::int64_t{1}}}},
+                {{uniform({2}), uniform({2}), uniform({2})}, {{"axis", std::int64_t{-1}}}}};
+  s["slice"] = {{{uniform({4, 5})}, {{"begin", Ints{1, 0}}, {"size", Ints{2, -1}}}},
+                {{uniform({2, 3, 4})}, {{"begin", Ints{1, 1, 0}}, {"size", Ints{1, 2, 3}}}}};
   s["gather"] = {{{uniform({5, 3}), constant({4, 0, 2})}, {}},
-                 {{uniform({2, 5}), constant({1, 1})}, {{"axis", std::int64_t{1}}}}};
+                 {{uniform({2, 5}), constant({1, 1})}, {{"axis", std::int64_t{1}}}},
+                 {{uniform({2, 4, 3}), constant({3, 1, 1, 0}, {2, 2})}, {{"axis", std::int64_t{-2}}}},
+                 {{uniform({3, 2}), scalar(std::int32_t{2})}, {}}};
   s["one_hot"] = {{{constant({0, 2, 1})}, {{"depth", std::int64_t{3}}}}};
-  s["cast"] = {{{uniform({2, 3})}, {{"dtype", int32}}}, {{ints({3})}, {{"dtype", float32}}}};
-  s["pad"] = {{{uniform({2, 3})}, {{"paddings", Ints{1, 0, 0, 2}}}}};
+  s["cast"] = {{{uniform({2, 3})}, {{"dtype", int32}}}, {{ints({3})}, {{"dtype", float32}}},
+               {{uniform({2, 3})}, {{"dtype", float32}}}};
+  s["pad"] = {{{uniform({2, 3})}, {{"paddings", Ints{1, 0, 0, 2}}}},
+              {{uniform({1, 2, 2})}, {{"paddings", Ints{0, 1, 2, 0, 1, 1}}, {"constant_value", 0.5}}}};
   s["zeros_like"] = {{{uniform({2, 3})}, {}}};
   s["ones_like"] = {{{ints({2, 3})}, {}}};
-  s["softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({3, 2, 4})}, {{"axis", std::int64_t{1}}}}};
-  s["log_softmax"] = {{{uniform({2, 5})}, {}}};
+  s["identity"] = {{{uniform({2, 3})}, {}}, {{ints({2})}, {}}};
+  s["stop_gradient"] = {{{uniform({2, 3})}, {}}};
+  s["broadcast_to"] = {{{uniform({3, 1})}, {{"shape", Ints{2, 3, 4}}}}, {{uniform({})}, {{"shape", Ints{2}}}},
+                       {{uniform({2, 3})}, {{"shape", Ints{2, 3}}}}};
+  s["unsorted_segment_sum"] = {{{uniform({4, 3}), constant({2, 0, 2, 1})}, {{"num_segments", std::int64_t{4}}}},
+                               {{uniform({2, 3, 2}), constant({0, 1, 0, 1, 1, 0}, {2, 3})},
+                                {{"num_segments", std::int64_t{2}}}}};
+  s["softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({3, 2, 4})}, {{"axis", std::int64_t{1}}}},
+                  {{uniform({4, 3})}, {{"axis", std::int64_t{-2}}}}, {{uniform({0, 3})}, {}}};
+  s["log_softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({2, 3, 2})}, {{"axis", std::int64_t{-2}}}},
+                      {{uniform({3, 1})}, {{"axis", std::int64_t{0}}}}};
   s["conv2d"] = {{{uniform({2, 5, 5, 3}), uniform({3, 3, 3, 4})}, {{"padding", std::string("SAME")}}},
                  {{uniform({1, 6, 6, 2}), uniform({2, 2, 2, 3})},
-                  {{"strides", Ints{2, 2}}, {"padding", std::string("VALID")}}}};
+                  {{"strides", Ints{2, 2}}, {"padding", std::string("VALID")}}},
+                 {{uniform({1, 5, 7, 2}), uniform({3, 2, 2, 3})},  // odd sizes, even kernel: uneven SAME padding
+                  {{"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+                 {{uniform({1, 7, 6, 1}), uniform({3, 3, 1, 2})},
+                  {{"strides", Ints{3, 2}}, {"padding", std::string("VALID")}}},
+                 {{uniform({2, 4, 3, 3}), uniform({1, 1, 3, 2})}, {}},  // 1x1 fast path
+                 {{uniform({1, 3, 3, 2}), uniform({5, 5, 2, 1})}, {{"padding", std::string("SAME")}}}};
+  s["conv2d_backprop_input"] = {
+      {{uniform({3, 3, 2, 4}), uniform({2, 3, 4, 4})},
+       {{"input_sizes", Ints{2, 5, 7, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+      {{uniform({2, 2, 3, 2}), uniform({1, 3, 3, 2})}, {{"input_sizes", Ints{-1, 4, 4, -1}}}},
+      {{uniform({1, 1, 2, 3}), uniform({2, 3, 2, 3})}, {{"input_sizes", Ints{2, 3, 2, 2}}}},
+      {{uniform({2, 3, 1, 2}), uniform({1, 2, 2, 2})},
+       {{"input_sizes", Ints{1, 6, 5, 1}}, {"strides", Ints{3, 2}}, {"padding", std::string("VALID")}}}};
+  s["conv2d_backprop_filter"] = {
+      {{uniform({2, 5, 5, 3}), uniform({2, 5, 5, 2})}, {{"filter_sizes", Ints{3, 3, 3, 2}}, {"padding", std::string("SAME")}}},
+      {{uniform({1, 6, 5, 2}), uniform({1, 3, 3, 3})},
+       {{"filter_sizes", Ints{2, 3, 2, 3}}, {"strides", Ints{2, 1}}, {"padding", std::string("VALID")}}},
+      {{uniform({1, 5, 7, 2}), uniform({1, 3, 4, 1})},
+       {{"filter_sizes", Ints{2, 2, 2, 1}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+      {{uniform({2, 3, 2, 3}), uniform({2, 3, 2, 2})}, {{"filter_sizes", Ints{1, 1, 3, 2}}}}};
   for (const char* name : {"max_pool2d", "avg_pool2d"})
-    s[name] = {{{uniform({2, 5, 5, 3})}, {{"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
-               {{uniform({1, 4, 4, 1})}, {{"ksize", Ints{3, 3}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}}}};
+    s[name] = {{{distinct({2, 5, 5, 3})}, {{"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+               {{distinct({1, 4, 4, 1})}, {{"ksize", Ints{3, 3}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}}},
+               {{distinct({1, 5, 7, 2})}, {{"ksize", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+               {{distinct({2, 6, 5, 2})}, {{"ksize", Ints{3, 2}}, {"strides", Ints{2, 1}}, {"padding", std::string("VALID")}}}};
+  {
+    Attrs overlap{{"ksize", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}};
+    Tensor x = distinct({1, 5, 7, 2});
+    Tensor y = max_pool2d(x, {3, 3}, {2, 2}, "SAME");
+    s["max_pool2d_grad"] = {{{x, y, uniform({1, 3, 4, 2})}, overlap}};
+    s["max_pool2d_grad_grad"] = {{{x, y, uniform({1, 5, 7, 2})}, overlap}};
+    Tensor x2 = distinct({2, 4, 4, 1});
+    Attrs valid{{"ksize", Ints{2, 2}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}};
+    Tensor y2 = max_pool2d(x2, {2, 2}, {1, 1}, "VALID");
+    s["max_pool2d_grad"].push_back({{x2, y2, uniform({2, 3, 3, 1})}, valid});
+    s["max_pool2d_grad_grad"].push_back({{x2, y2, uniform({2, 4, 4, 1})}, valid});
+  }
+  s["avg_pool2d_grad"] = {
+      {{uniform({2, 3, 3, 3})},
+       {{"input_sizes", Ints{2, 5, 5, 3}}, {"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+      {{uniform({1, 3, 4, 2})},
+       {{"input_sizes", Ints{-1, 5, 7, -1}}, {"ksize", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
+      {{uniform({1, 2, 2, 1})},
+       {{"input_sizes", Ints{1, 4, 4, 1}}, {"ksize", Ints{3, 3}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}}}};
   return s;
 }
 

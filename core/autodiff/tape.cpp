@@ -6,6 +6,7 @@
 #include "autodiff/flat_map.h"
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/math.h"
+#include "tracelab/tensor/creation.h"
 
 namespace tl {
 namespace detail {
@@ -125,7 +126,7 @@ void notify_variable_read(const Variable& variable) {
     if (!state || state->paused || !state->watch_accessed_variables || !variable.trainable()) continue;
     const Tensor& value = variable.state()->value;
     state->watch(value);
-    auto read = std::make_pair(variable, value.impl_ptr().get());
+    std::pair<Variable, const TensorImpl*> read{variable, value.impl_ptr().get()};
     if (std::find(state->variable_reads.begin(), state->variable_reads.end(), read) == state->variable_reads.end())
       state->variable_reads.push_back(read);
   }
@@ -167,7 +168,7 @@ void GradientTape::watch(const Tensor& tensor) {
 
 void GradientTape::watch(const Variable& variable) {
   watch(variable.state()->value);
-  auto read = std::make_pair(variable, variable.state()->value.impl_ptr().get());
+  std::pair<Variable, const detail::TensorImpl*> read{variable, variable.state()->value.impl_ptr().get()};
   auto& reads = state_->variable_reads;
   if (std::find(reads.begin(), reads.end(), read) == reads.end()) reads.push_back(read);
 }

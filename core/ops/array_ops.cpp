@@ -1,7 +1,9 @@
-// Array ops, part 1 — shape and layout: reshape, transpose, expand_dims, squeeze, concat, stack, slice.
-// Part 2 (array_ops_2.cpp) holds gather, one_hot, cast, pad, zeros_like and ones_like.
+// Array ops, part 1 — shape and layout: reshape, transpose, expand_dims, squeeze, identity, stop_gradient,
+// concat, stack, slice. Part 2 (array_ops_2.cpp) holds gather, unsorted_segment_sum, broadcast_to, one_hot, cast,
+// pad, zeros_like and ones_like.
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -258,13 +260,67 @@ void slice_kernel(KernelContext& ctx) {
   });
 }
 
+// ---- gradient rules: the upstream gradient g moved back to each input's layout; public ops only ----
+using Grads = std::span<Tensor>;
+
+/// reshape, expand_dims, squeeze: the elements keep their order, so d = reshape(g, x.shape)
+void grad_reshape(const GradContext& c, Grads d) { d[0] = reshape(c.grad(), c.input(0).shape().dims()); }
+
+/// transpose(x, p): d = transpose(g, p^-1)
+void grad_transpose(const GradContext& c, Grads d) {
+  Ints perm = checked_perm(c.attrs.get_or<Ints>("perm", {}), c.input(0).shape());
+  Ints inverse(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+  d[0] = transpose(c.grad(), inverse);
+}
+
+/// concat(x_0, ..., x_n; axis): d_i = the slice of g along the axis at x_i's offset, with x_i's shape
+void grad_concat(const GradContext& c, Grads d) {
+  const int rank = c.input(0).rank();
+  auto axis = static_cast<std::size_t>(normalize_axis("concat", c.attrs.get<std::int64_t>("axis"), rank));
+  Ints begin(static_cast<std::size_t>(rank), 0);
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const Dims& size = c.input(i).shape().dims();
+    d[i] = slice(c.grad(), begin, size);
+    begin[axis] += size[axis];
+  }
+}
+
+/// stack(x_0, ..., x_n; axis): d_i = reshape(slice(g, i along the axis, size 1), x_i.shape)
+void grad_stack(const GradContext& c, Grads d) {
+  const Dims& out = c.output().shape().dims();
+  auto axis = c.attrs.get_or<std::int64_t>("axis", 0);
+  auto a = static_cast<std::size_t>(axis < 0 ? axis + c.input(0).rank() + 1 : axis);
+  Ints begin(out.size(), 0), size = out;
+  size[a] = 1;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    begin[a] = static_cast<std::int64_t>(i);
+    d[i] = reshape(slice(c.grad(), begin, size), c.input(i).shape().dims());
+  }
+}
+
+/// slice(x, b, s): d = pad(g, [b_k, dim_k - b_k - s_k] per dim): zeros with g pasted in at b
+void grad_slice(const GradContext& c, Grads d) {
+  const Ints& begin = c.attrs.get<Ints>("begin");
+  const Dims& in = c.input(0).shape().dims();
+  const Dims& out = c.output().shape().dims();
+  Ints paddings;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    paddings.push_back(begin[k]);
+    paddings.push_back(in[k] - begin[k] - out[k]);
+  }
+  d[0] = pad(c.grad(), paddings);
+}
+
 void register_layout_ops(OpRegistry& r) {
   r.op("reshape").doc("x's elements, in order, with a new shape; one size may be -1 (inferred)").inputs(1)
       .attr<Ints>("shape", true)
       .shape_fn([](ShapeContext& ctx) {
         ctx.output() = TensorMeta{ctx.input(0).dtype, reshape_shape(ctx.input(0).shape, ctx.attrs.get<Ints>("shape"))};
       })
-      .kernel(copy_kernel);
+      .kernel(copy_kernel)
+      .gradient(grad_reshape);
 
   r.op("transpose").doc("y[i_perm[0], ..., i_perm[n-1]] = x[i_0, ..., i_n-1]; empty perm reverses").inputs(1)
       .attr<Ints>("perm")
@@ -274,7 +330,8 @@ void register_layout_ops(OpRegistry& r) {
         for (auto p : perm) dims.push_back(ctx.input(0).shape[static_cast<std::size_t>(p)]);
         ctx.output() = TensorMeta{ctx.input(0).dtype, Shape(std::move(dims))};
       })
-      .kernel(transpose_kernel);
+      .kernel(transpose_kernel)
+      .gradient(grad_transpose);
 
   r.op("expand_dims").doc("x with a size-1 dim inserted at axis in [-rank-1, rank]").inputs(1)
       .attr<std::int64_t>("axis", true)
@@ -288,7 +345,8 @@ void register_layout_ops(OpRegistry& r) {
         dims.insert(dims.begin() + (axis < 0 ? axis + rank + 1 : axis), 1);
         ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
       })
-      .kernel(copy_kernel);
+      .kernel(copy_kernel)
+      .gradient(grad_reshape);
 
   r.op("squeeze").doc("x without the listed size-1 dims (all size-1 dims when axes is empty)").inputs(1)
       .attr<Ints>("axes")
@@ -300,6 +358,17 @@ void register_layout_ops(OpRegistry& r) {
           if (keep[i]) dims.push_back(in.shape[i]);
         ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
       })
+      .kernel(copy_kernel)
+      .gradient(grad_reshape);
+
+  r.op("identity").doc("x itself (a copy); d = g").inputs(1)
+      .shape_fn(same_as_input)
+      .kernel(copy_kernel)
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad(); });
+
+  r.op("stop_gradient").doc("x itself (a copy), invisible to the tape: no gradient flows back through it")
+      .inputs(1).traits(trait::not_differentiable)
+      .shape_fn(same_as_input)
       .kernel(copy_kernel);
 }
 
@@ -307,18 +376,21 @@ void register_joining_ops(OpRegistry& r) {
   r.op("concat").doc("values joined along an existing axis").variadic_inputs(1).same_dtype_inputs(~0u)
       .attr<std::int64_t>("axis", true)
       .shape_fn(concat_shape)
-      .kernel(concat_kernel);
+      .kernel(concat_kernel)
+      .gradient(grad_concat);
 
   r.op("stack").doc("values of one shape joined along a new axis in [-rank-1, rank]").variadic_inputs(1)
       .same_dtype_inputs(~0u)
       .attr<std::int64_t>("axis")
       .shape_fn(stack_shape)
-      .kernel(stack_kernel);
+      .kernel(stack_kernel)
+      .gradient(grad_stack);
 
   r.op("slice").doc("y = x[begin[0] : begin[0]+size[0], ...]; size -1 runs to the end of the dim").inputs(1)
       .attr<Ints>("begin", true).attr<Ints>("size", true)
       .shape_fn(slice_shape)
-      .kernel(slice_kernel);
+      .kernel(slice_kernel)
+      .gradient(grad_slice);
 }
 
 }  // namespace
@@ -349,6 +421,16 @@ Tensor expand_dims(const Tensor& x, std::int64_t axis) {
 Tensor squeeze(const Tensor& x, const Ints& axes) {
   static const OpDef& op = OpRegistry::global().get("squeeze");
   return execute(op, {x}, {{"axes", axes}});
+}
+
+Tensor identity(const Tensor& x) {
+  static const OpDef& op = OpRegistry::global().get("identity");
+  return execute(op, {x});
+}
+
+Tensor stop_gradient(const Tensor& x) {
+  static const OpDef& op = OpRegistry::global().get("stop_gradient");
+  return execute(op, {x});
 }
 
 Tensor concat(const std::vector<Tensor>& values, std::int64_t axis) {

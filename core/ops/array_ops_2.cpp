@@ -1,13 +1,16 @@
-// Array ops, part 2 — selecting, padding, converting and filling: gather, one_hot, pad, cast, zeros_like,
-// ones_like. Registered from register_array_ops (array_ops.cpp).
+// Array ops, part 2 — selecting, summing, broadcasting, padding, converting and filling: gather,
+// unsorted_segment_sum (gather's gradient), broadcast_to, one_hot, pad, cast, zeros_like, ones_like.
+// Registered from register_array_ops (array_ops.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <type_traits>
 
 #include "ops/detail/array_common.h"
 #include "ops/detail/elementwise.h"
+#include "ops/detail/grad_utils.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/ops/array.h"
@@ -17,6 +20,7 @@ namespace detail {
 namespace {
 
 using I32 = std::int32_t;
+using U32 = std::uint32_t;
 constexpr std::int64_t kMaxDim = std::numeric_limits<std::int64_t>::max();
 
 /// A double attribute (one_hot's on/off values, pad's constant) as an element of type T, without UB:
@@ -179,6 +183,131 @@ void pad_fill(KernelContext& ctx) {
   strided_copy(x.data<T>(), x.shape().strides(), out.mutable_data<T>() + offset, out_strides, x.shape().dims());
 }
 
+/// unsorted_segment_sum's rule: float32 or int32 data, int32 segment_ids whose shape is a prefix of data's,
+/// num_segments >= 0; the output is [num_segments] + data.shape[rank(segment_ids):].
+void segment_sum_shape(ShapeContext& ctx) {
+  const TensorMeta& data = ctx.input(0);
+  const TensorMeta& ids = ctx.input(1);
+  expect_dtype(ctx, 0, {DType::float32, DType::int32});
+  expect_dtype(ctx, 1, {DType::int32});
+  auto n = ctx.attrs.get<std::int64_t>("num_segments");
+  TL_CHECK(n >= 0, InvalidArgument, "unsorted_segment_sum: num_segments must be non-negative, got ", n);
+  bool prefix = ids.shape.rank() <= data.shape.rank();
+  for (std::size_t k = 0; prefix && k < static_cast<std::size_t>(ids.shape.rank()); ++k)
+    prefix = ids.shape[k] < 0 || data.shape[k] < 0 || ids.shape[k] == data.shape[k];
+  TL_CHECK(prefix, ShapeError, "unsorted_segment_sum: the shape of segment_ids ", meta_str(ids),
+           " must be a prefix of the shape of data ", meta_str(data));
+  Dims dims{n};
+  dims.insert(dims.end(), data.shape.dims().begin() + ids.shape.rank(), data.shape.dims().end());
+  ctx.output() = TensorMeta{data.dtype, Shape(std::move(dims))};
+}
+
+/// unsorted_segment_sum's kernel: every id is checked first, then each data row is added to its segment's row
+/// (int32 sums wrap, like the other integer arithmetic).
+template <class T>
+void segment_sum_fill(KernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& ids = ctx.input(1);
+  const std::int64_t n = ctx.attrs.get<std::int64_t>("num_segments"), count = ids.num_elements();
+  const I32* id = ids.data<I32>();
+  for (std::int64_t j = 0; j < count; ++j)
+    TL_CHECK(id[j] >= 0 && id[j] < n, InvalidArgument, "unsorted_segment_sum: segment_ids[", j, "] = ", id[j],
+             " is not in [0, ", n, ") (num_segments ", n, ")");
+  T* out = ctx.output().mutable_data<T>();
+  std::fill_n(out, ctx.output().num_elements(), T(0));
+  const std::int64_t row = product(data.shape().dims(), static_cast<std::size_t>(ids.rank()),
+                                   static_cast<std::size_t>(data.rank()));
+  if (row == 0 || count == 0) return;
+  const T* src = data.data<T>();
+  for (std::int64_t j = 0; j < count; ++j) {
+    T* to = out + id[j] * row;
+    const T* from = src + j * row;
+    if constexpr (std::is_same_v<T, I32>) {
+      for (std::int64_t e = 0; e < row; ++e)
+        to[e] = static_cast<I32>(static_cast<U32>(to[e]) + static_cast<U32>(from[e]));
+    } else {
+      ArrayMap<T>(to, row) += ConstArrayMap<T>(from, row);
+    }
+  }
+}
+
+/// broadcast_to's rule: the sizes are >= 0 and x's shape broadcasts to them by NumPy's rules (x has no more
+/// dims; each of its trailing dims is 1 or the target size).
+void broadcast_to_shape(ShapeContext& ctx) {
+  const TensorMeta& in = ctx.input(0);
+  const Ints& shape = ctx.attrs.get<Ints>("shape");
+  for (auto size : shape)
+    TL_CHECK(size >= 0, InvalidArgument, "broadcast_to: sizes must be non-negative, got shape ", ints_str(shape));
+  const auto extra = static_cast<std::int64_t>(shape.size()) - in.shape.rank();
+  bool ok = extra >= 0;
+  for (int k = 0; ok && k < in.shape.rank(); ++k) {
+    std::int64_t d = in.shape[static_cast<std::size_t>(k)];
+    ok = d < 0 || d == 1 || d == shape[static_cast<std::size_t>(extra + k)];
+  }
+  TL_CHECK(ok, ShapeError, "broadcast_to: cannot broadcast ", meta_str(in), " to shape ", ints_str(shape));
+  ctx.output() = TensorMeta{in.dtype, Shape(Dims(shape.begin(), shape.end()))};
+}
+
+/// broadcast_to's kernel: output rows are copies of x's rows, or one repeated element where x broadcasts.
+template <class T>
+void broadcast_fill(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (ctx.output().num_elements() == 0) return;
+  const T* src = x.data<T>();
+  T* dst = ctx.output().mutable_data<T>();
+  auto plan = plan_broadcast<1>(ctx.output().shape(), {&x.shape()});
+  for_each_row(plan, [&](std::int64_t at, std::int64_t length, const auto& offsets, const auto& inner) {
+    if (inner[0] == 0) std::fill_n(dst + at, length, src[offsets[0]]);
+    else std::copy_n(src + offsets[0], length, dst + at);
+  });
+}
+
+// ---- gradient rules: public ops only ----
+using Grads = std::span<Tensor>;
+
+/// gather(p, i; axis): d_p = unsorted_segment_sum(g, i, p.dim(axis)) (repeated indices add up), with the axis
+/// moved to the front by a transpose and back afterwards when axis > 0; no gradient for the int32 indices
+void grad_gather(const GradContext& c, Grads d) {
+  const Tensor& params = c.input(0);
+  const Tensor& indices = c.input(1);
+  const int axis = normalize_axis("gather", c.attrs.get_or<std::int64_t>("axis", 0), params.rank());
+  const std::int64_t n = params.shape()[static_cast<std::size_t>(axis)];
+  if (axis == 0) {
+    d[0] = unsorted_segment_sum(c.grad(), indices, n);
+    return;
+  }
+  const int index_rank = indices.rank();
+  Ints front;  // g is p[:axis] + i.shape + p[axis+1:]; put i.shape first
+  for (int k = 0; k < index_rank; ++k) front.push_back(axis + k);
+  for (int k = 0; k < axis; ++k) front.push_back(k);
+  for (int k = axis + index_rank; k < c.grad().rank(); ++k) front.push_back(k);
+  Tensor summed = unsorted_segment_sum(transpose(c.grad(), front), indices, n);  // [n] + p[:axis] + p[axis+1:]
+  Ints back;  // dim 0 (size n) back to the axis
+  for (int k = 1; k <= axis; ++k) back.push_back(k);
+  back.push_back(0);
+  for (int k = axis + 1; k < params.rank(); ++k) back.push_back(k);
+  d[0] = transpose(summed, back);
+}
+
+/// unsorted_segment_sum(x, s, n): d_x = gather(g, s) (each element gets its segment's gradient); none for s
+void grad_segment_sum(const GradContext& c, Grads d) { d[0] = gather(c.grad(), c.input(1), 0); }
+
+/// broadcast_to(x, shape): d = g summed over the broadcast dims
+void grad_broadcast_to(const GradContext& c, Grads d) { d[0] = unbroadcast(c.grad(), c.input(0).shape()); }
+
+/// pad(x, p): d = slice(g, the before paddings, x.shape)
+void grad_pad(const GradContext& c, Grads d) {
+  const Ints& paddings = c.attrs.get<Ints>("paddings");
+  Ints begin;
+  for (std::size_t k = 0; k < paddings.size(); k += 2) begin.push_back(paddings[k]);
+  d[0] = slice(c.grad(), begin, c.input(0).shape().dims());
+}
+
+/// cast: d = g for float32 -> float32 (a copy); none from or to int32 or bool (not real-valued)
+void grad_cast(const GradContext& c, Grads d) {
+  if (c.input(0).dtype() == DType::float32 && c.output().dtype() == DType::float32) d[0] = c.grad();
+}
+
 /// Registers zeros_like / ones_like: x's dtype and shape, filled with `value` (no gradient, as in TF).
 void register_fill_like(OpRegistry& r, const char* name, const char* doc, int value) {
   r.op(name).doc(doc).inputs(1).traits(trait::not_differentiable)
@@ -197,7 +326,27 @@ void register_array_ops_2(OpRegistry& r) {
   r.op("gather").doc("y[p..., i..., q...] = params[p..., indices[i...], q...] along axis").inputs(2)
       .attr<std::int64_t>("axis")
       .shape_fn(gather_shape)
-      .kernel(gather_kernel);
+      .kernel(gather_kernel)
+      .gradient(grad_gather);
+
+  r.op("unsorted_segment_sum")
+      .doc("y[k, ...] = sum of data[i..., ...] over the i with segment_ids[i...] == k, k in [0, num_segments); "
+           "an id outside that range is an error (TF drops negative ids)")
+      .inputs(2).attr<std::int64_t>("num_segments", true)
+      .shape_fn(segment_sum_shape)
+      .kernel([](KernelContext& ctx) {
+        if (ctx.output().dtype() == DType::int32) return segment_sum_fill<I32>(ctx);
+        segment_sum_fill<float>(ctx);
+      })
+      .gradient(grad_segment_sum);
+
+  r.op("broadcast_to").doc("x repeated along its size-1 and missing leading dims to shape (NumPy rules)").inputs(1)
+      .attr<Ints>("shape", true)
+      .shape_fn(broadcast_to_shape)
+      .kernel([](KernelContext& ctx) {
+        visit_dtype(ctx.input(0).dtype(), [&](auto tag) { broadcast_fill<decltype(tag)>(ctx); });
+      })
+      .gradient(grad_broadcast_to);
 
   r.op("one_hot").doc("y[..., d, ...] = indices[...] == d ? on_value : off_value, d in [0, depth)").inputs(1)
       .traits(trait::not_differentiable)
@@ -215,10 +364,11 @@ void register_array_ops_2(OpRegistry& r) {
       .shape_fn(pad_shape)
       .kernel([](KernelContext& ctx) {
         visit_dtype(ctx.input(0).dtype(), [&](auto tag) { pad_fill<decltype(tag)>(ctx); });
-      });
+      })
+      .gradient(grad_pad);
 
-  // Differentiable as an op, but the gradient (added with autodiff) returns none unless the target is float32:
-  // traits are static per op, and cast-to-float32 must stay differentiable.
+  // Differentiable as an op, but the gradient is none unless both dtypes are float32: traits are static per op,
+  // and float32 -> float32 must stay differentiable (the tape never watches int32 or bool tensors anyway).
   r.op("cast").doc("x converted to dtype; float -> int32 truncates and saturates (NaN -> 0); to bool is x != 0")
       .inputs(1).attr<DType>("dtype", true)
       .shape_fn([](ShapeContext& ctx) {
@@ -230,7 +380,8 @@ void register_array_ops_2(OpRegistry& r) {
             cast_elements<decltype(from), decltype(to)>(ctx.input(0), ctx.output());
           });
         });
-      });
+      })
+      .gradient(grad_cast);
 
   register_fill_like(r, "zeros_like", "zeros of x's dtype and shape", 0);
   register_fill_like(r, "ones_like", "ones (true) of x's dtype and shape", 1);
@@ -241,6 +392,16 @@ void register_array_ops_2(OpRegistry& r) {
 Tensor gather(const Tensor& params, const Tensor& indices, std::int64_t axis) {
   static const OpDef& op = OpRegistry::global().get("gather");
   return execute(op, {params, indices}, {{"axis", axis}});
+}
+
+Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, std::int64_t num_segments) {
+  static const OpDef& op = OpRegistry::global().get("unsorted_segment_sum");
+  return execute(op, {data, segment_ids}, {{"num_segments", num_segments}});
+}
+
+Tensor broadcast_to(const Tensor& x, const Ints& shape) {
+  static const OpDef& op = OpRegistry::global().get("broadcast_to");
+  return execute(op, {x}, {{"shape", shape}});
 }
 
 Tensor one_hot(const Tensor& indices, std::int64_t depth, double on_value, double off_value, std::int64_t axis,

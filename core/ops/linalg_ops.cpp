@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ops/detail/elementwise.h"
+#include "ops/detail/grad_utils.h"
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
@@ -93,6 +94,33 @@ void matmul_kernel(KernelContext& ctx) {
   });
 }
 
+/// For c = op(a) op(b) with upstream g (TensorFlow's _MatMulGrad), each product's batch dims summed back
+/// to the input's own batch shape:
+///   plain:   da = g b^T,     db = a^T g
+///   ta:      da = b g^T,     db = a g
+///   tb:      da = g b,       db = g^T a
+///   ta, tb:  da = b^T g^T,   db = g^T a^T
+void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
+  const Tensor &a = c.input(0), &b = c.input(1), &g = c.grad();
+  bool ta = c.attrs.get_or("transpose_a", false), tb = c.attrs.get_or("transpose_b", false);
+  Tensor da, db;
+  if (!ta && !tb) {
+    da = matmul(g, b, false, true);
+    db = matmul(a, g, true, false);
+  } else if (ta && !tb) {
+    da = matmul(b, g, false, true);
+    db = matmul(a, g, false, false);
+  } else if (!ta && tb) {
+    da = matmul(g, b, false, false);
+    db = matmul(g, a, true, false);
+  } else {
+    da = matmul(b, g, true, true);
+    db = matmul(g, a, true, true);
+  }
+  d[0] = unbroadcast(da, a.shape());
+  d[1] = unbroadcast(db, b.shape());
+}
+
 }  // namespace
 
 void register_linalg_ops(OpRegistry& r) {
@@ -100,7 +128,8 @@ void register_linalg_ops(OpRegistry& r) {
                      "the last two dims; batch dims broadcast")
       .inputs(2).attr<bool>("transpose_a").attr<bool>("transpose_b")
       .shape_fn(matmul_shape)
-      .kernel(matmul_kernel);
+      .kernel(matmul_kernel)
+      .gradient(matmul_gradient);
 }
 
 }  // namespace detail

@@ -5,9 +5,11 @@
 #include <type_traits>
 
 #include "ops/detail/elementwise.h"
+#include "ops/detail/grad_utils.h"
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
+#include "tracelab/ops/array.h"
 #include "tracelab/ops/math.h"
 
 namespace tl {
@@ -44,9 +46,9 @@ auto relu_of(const X& x) {
 
 /// Registers a unary elementwise op: float_fn on float32 arrays, int_fn on int32 ones (nullptr: float32 only).
 template <class FloatFn, class IntFn = std::nullptr_t>
-void unary(OpRegistry& registry, const char* name, const char* doc, FloatFn float_fn, IntFn int_fn = nullptr) {
+OpDef& unary(OpRegistry& registry, const char* name, const char* doc, FloatFn float_fn, IntFn int_fn = nullptr) {
   constexpr bool int_ok = !std::is_same_v<IntFn, std::nullptr_t>;
-  registry.op(name).doc(doc).inputs(1).traits(trait::elementwise)
+  return registry.op(name).doc(doc).inputs(1).traits(trait::elementwise)
       .shape_fn([](ShapeContext& ctx) {
         if (int_ok) expect_dtype(ctx, 0, {DType::float32, DType::int32});
         else expect_dtype(ctx, 0, {DType::float32});
@@ -62,10 +64,10 @@ void unary(OpRegistry& registry, const char* name, const char* doc, FloatFn floa
 
 /// Registers a broadcasting binary op: float_fn on float32, int_fn on int32 (nullptr: float32 only).
 template <class FloatFn, class IntFn = std::nullptr_t>
-void binary(OpRegistry& registry, const char* name, const char* doc, std::uint32_t traits, FloatFn float_fn,
+OpDef& binary(OpRegistry& registry, const char* name, const char* doc, std::uint32_t traits, FloatFn float_fn,
             IntFn int_fn = nullptr) {
   constexpr bool int_ok = !std::is_same_v<IntFn, std::nullptr_t>;
-  registry.op(name).doc(doc).inputs(2).traits(trait::elementwise | traits).same_dtype_inputs(0b11)
+  return registry.op(name).doc(doc).inputs(2).traits(trait::elementwise | traits).same_dtype_inputs(0b11)
       .shape_fn([](ShapeContext& ctx) {
         if (int_ok) expect_dtype(ctx, 0, {DType::float32, DType::int32});
         else expect_dtype(ctx, 0, {DType::float32});
@@ -108,40 +110,122 @@ I32 int_pow(I32 base, I32 exponent) {
   return static_cast<I32>(result);
 }
 
+
+// ---- gradient rules: d = upstream gradient g mapped to each input; public ops only ----
+using Grads = std::span<Tensor>;
+Tensor zero_where(const Tensor& mask, const Tensor& g) { return where(mask, zeros_like(g), g); }
+
+/// d|x| = g * sign(x) (0 at x = 0)
+void grad_abs(const GradContext& c, Grads d) {
+  d[0] = where(greater(c.input(0), 0), c.grad(), where(less(c.input(0), 0), neg(c.grad()), zeros_like(c.grad())));
+}
+/// relu'(x) = 1 for x > 0, else 0 (0 at x = 0, as TensorFlow)
+void grad_relu(const GradContext& c, Grads d) {
+  d[0] = where(greater(c.input(0), 0), c.grad(), zeros_like(c.grad()));
+}
+/// x + y: g to both, summed over broadcast dims
+void grad_add(const GradContext& c, Grads d) {
+  d[0] = unbroadcast(c.grad(), c.input(0).shape());
+  d[1] = unbroadcast(c.grad(), c.input(1).shape());
+}
+void grad_sub(const GradContext& c, Grads d) {
+  d[0] = unbroadcast(c.grad(), c.input(0).shape());
+  d[1] = unbroadcast(neg(c.grad()), c.input(1).shape());
+}
+/// d(xy) = (g y, g x)
+void grad_mul(const GradContext& c, Grads d) {
+  d[0] = unbroadcast(c.grad() * c.input(1), c.input(0).shape());
+  d[1] = unbroadcast(c.grad() * c.input(0), c.input(1).shape());
+}
+/// d(x/y) = (g / y, -g x / y^2)
+void grad_div(const GradContext& c, Grads d) {
+  d[0] = unbroadcast(c.grad() / c.input(1), c.input(0).shape());
+  d[1] = unbroadcast(neg(c.grad()) * c.input(0) / square(c.input(1)), c.input(1).shape());
+}
+/// d(x^y) = (g y x^(y-1), g x^y ln x), the second taken as 0 where x <= 0 (TensorFlow's choice)
+void grad_pow(const GradContext& c, Grads d) {
+  const Tensor &x = c.input(0), &y = c.input(1), &g = c.grad();
+  d[0] = unbroadcast(g * y * pow(x, y - 1), x.shape());
+  Tensor positive = greater(x, 0);
+  Tensor safe_log = where(positive, log(where(positive, x, ones_like(x))), zeros_like(x));
+  d[1] = unbroadcast(g * c.output() * safe_log, y.shape());
+}
+/// max(x, y): g goes to x where x >= y, else to y (ties go to x, as TensorFlow)
+void grad_maximum(const GradContext& c, Grads d) {
+  Tensor y_wins = less(c.input(0), c.input(1));
+  d[0] = unbroadcast(zero_where(y_wins, c.grad()), c.input(0).shape());
+  d[1] = unbroadcast(where(y_wins, c.grad(), zeros_like(c.grad())), c.input(1).shape());
+}
+/// min(x, y): g goes to x where x <= y, else to y
+void grad_minimum(const GradContext& c, Grads d) {
+  Tensor y_wins = greater(c.input(0), c.input(1));
+  d[0] = unbroadcast(zero_where(y_wins, c.grad()), c.input(0).shape());
+  d[1] = unbroadcast(where(y_wins, c.grad(), zeros_like(c.grad())), c.input(1).shape());
+}
+/// where(c, x, y): g to x where c, to y elsewhere; none to the condition
+void grad_where(const GradContext& c, Grads d) {
+  d[1] = unbroadcast(where(c.input(0), c.grad(), zeros_like(c.grad())), c.input(1).shape());
+  d[2] = unbroadcast(zero_where(c.input(0), c.grad()), c.input(2).shape());
+}
+/// clip(x, lo, hi): g to x inside [lo, hi], to lo below it, to hi above it
+void grad_clip(const GradContext& c, Grads d) {
+  Tensor below = less(c.input(0), c.input(1)), above = greater(c.input(0), c.input(2));
+  Tensor zero = zeros_like(c.grad());
+  d[0] = where(below, zero, where(above, zero, c.grad()));
+  d[1] = unbroadcast(where(below, c.grad(), zero), c.input(1).shape());
+  d[2] = unbroadcast(where(above, c.grad(), zero), c.input(2).shape());
+}
+
 }  // namespace
 
 void register_math_ops(OpRegistry& r) {
   unary(r, "neg", "-x", [](const auto& x) { return -x; },
-        [](const auto& x) { return as_i32(U32(0) - as_u32(x)); });
+        [](const auto& x) { return as_i32(U32(0) - as_u32(x)); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = neg(c.grad()); });  // d(-x) = -g
   unary(r, "abs", "|x|", [](const auto& x) { return x.abs(); },
-        [](const auto& x) { return as_i32((x < 0).select(U32(0) - as_u32(x), as_u32(x))); });
-  unary(r, "exp", "e^x", [](const auto& x) { return x.exp(); });
-  unary(r, "log", "ln x (log 0 = -inf, log of a negative = nan)", [](const auto& x) { return x.log(); });
-  unary(r, "sqrt", "sqrt(x)", [](const auto& x) { return x.sqrt(); });
+        [](const auto& x) { return as_i32((x < 0).select(U32(0) - as_u32(x), as_u32(x))); })
+      .gradient(grad_abs);
+  unary(r, "exp", "e^x", [](const auto& x) { return x.exp(); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * c.output(); });  // d e^x = g e^x
+  unary(r, "log", "ln x (log 0 = -inf, log of a negative = nan)", [](const auto& x) { return x.log(); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() / c.input(0); });  // d ln x = g / x
+  unary(r, "sqrt", "sqrt(x)", [](const auto& x) { return x.sqrt(); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * 0.5f / c.output(); });  // g / (2 sqrt x)
   unary(r, "square", "x * x", [](const auto& x) { return x.square(); },
-        [](const auto& x) { return as_i32(as_u32(x) * as_u32(x)); });
+        [](const auto& x) { return as_i32(as_u32(x) * as_u32(x)); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * 2.f * c.input(0); });  // d x^2 = 2 g x
   unary(r, "relu", "max(x, 0) (relu(nan) = nan); the gradient at 0 is 0", [](const auto& x) { return relu_of(x); },
-        [](const auto& x) { return relu_of(x); });
-  unary(r, "sigmoid", "1 / (1 + e^-x)", [](const auto& x) { return (1.f + (-x).exp()).inverse(); });
-  unary(r, "tanh", "tanh(x)", [](const auto& x) { return x.tanh(); });
+        [](const auto& x) { return relu_of(x); })
+      .gradient(grad_relu);
+  unary(r, "sigmoid", "1 / (1 + e^-x)", [](const auto& x) { return (1.f + (-x).exp()).inverse(); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * c.output() * (1.f - c.output()); });
+  unary(r, "tanh", "tanh(x)", [](const auto& x) { return x.tanh(); })
+      .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * (1.f - square(c.output())); });
 
   binary(r, "add", "x + y", trait::commutative, [](const auto& x, const auto& y) { return x + y; },
-         [](const auto& x, const auto& y) { return as_i32(as_u32(x) + as_u32(y)); });
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) + as_u32(y)); })
+      .gradient(grad_add);
   binary(r, "sub", "x - y", 0, [](const auto& x, const auto& y) { return x - y; },
-         [](const auto& x, const auto& y) { return as_i32(as_u32(x) - as_u32(y)); });
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) - as_u32(y)); })
+      .gradient(grad_sub);
   binary(r, "mul", "x * y", trait::commutative, [](const auto& x, const auto& y) { return x * y; },
-         [](const auto& x, const auto& y) { return as_i32(as_u32(x) * as_u32(y)); });
+         [](const auto& x, const auto& y) { return as_i32(as_u32(x) * as_u32(y)); })
+      .gradient(grad_mul);
   binary(r, "div", "x / y (float32; x / 0 follows IEEE: inf or nan)", 0,
-         [](const auto& x, const auto& y) { return x / y; });
+         [](const auto& x, const auto& y) { return x / y; })
+      .gradient(grad_div);
   binary(r, "pow", "x^y", 0,
          [](const auto& x, const auto& y) { return x.binaryExpr(y, [](float a, float b) { return std::pow(a, b); }); },
-         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](I32 a, I32 b) { return int_pow(a, b); }); });
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](I32 a, I32 b) { return int_pow(a, b); }); })
+      .gradient(grad_pow);
   binary(r, "maximum", "max(x, y), nan if either is nan", trait::commutative,
          [](const auto& x, const auto& y) { return nan_max(x, y); },
-         [](const auto& x, const auto& y) { return nan_max(x, y); });
+         [](const auto& x, const auto& y) { return nan_max(x, y); })
+      .gradient(grad_maximum);
   binary(r, "minimum", "min(x, y), nan if either is nan", trait::commutative,
          [](const auto& x, const auto& y) { return nan_min(x, y); },
-         [](const auto& x, const auto& y) { return nan_min(x, y); });
+         [](const auto& x, const auto& y) { return nan_min(x, y); })
+      .gradient(grad_minimum);
 
   comparison(r, "equal", "x == y", true, [](const auto& x, const auto& y) { return x == y; });
   comparison(r, "less", "x < y", false, [](const auto& x, const auto& y) { return x < y; });
@@ -160,7 +244,8 @@ void register_math_ops(OpRegistry& r) {
           ternary_map<bool, T, T, T>(ctx.input(0), ctx.input(1), ctx.input(2), ctx.output(),
                                      [](bool c, T x, T y) { return c ? x : y; });
         });
-      });
+      })
+      .gradient(grad_where);
 
   r.op("clip_by_value").doc("min(max(x, lo), hi); lo and hi broadcast to x's shape").inputs(3)
       .same_dtype_inputs(0b111)
@@ -181,7 +266,8 @@ void register_math_ops(OpRegistry& r) {
             ternary_map<T, T, T, T>(ctx.input(0), ctx.input(1), ctx.input(2), ctx.output(),
                                     [](T x, T lo, T hi) { return std::min(std::max(x, lo), hi); });
         });
-      });
+      })
+      .gradient(grad_clip);
 }
 
 }  // namespace detail

@@ -1,17 +1,21 @@
 // Neural-network ops: softmax / log_softmax, conv2d (im2col + one Eigen matmul per image), max / avg pooling.
-// Registrations (shape rule + Eigen kernel) and the public functions of tracelab/ops/nn.h.
+// Registrations (shape rule + Eigen kernel + gradient) and their public functions (tracelab/ops/nn.h). The
+// backprop ops the window ops' gradients call live in nn_grad_ops.cpp, registered from register_nn_ops.
 #include <Eigen/Core>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
+#include "ops/detail/window.h"
 #include "tracelab/eager/execute.h"
+#include "tracelab/ops/math.h"
 #include "tracelab/ops/nn.h"
+#include "tracelab/ops/reduce.h"
 
 namespace tl {
 namespace detail {
@@ -70,76 +74,6 @@ void softmax_shape(ShapeContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Sliding windows (conv2d, pooling): attributes and TensorFlow's output-size / padding rule.
-
-std::string ints_str(const Ints& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
-/// {h, w} of a window attribute ("strides" or "ksize"): 1 int (both), 2 ints, or 4 ints [1, h, w, 1] as in TF.
-std::array<I64, 2> window_hw(const OpDef& op, const Attrs& attrs, const char* name, const Ints& fallback) {
-  Ints v = attrs.get_or<Ints>(name, fallback);
-  TL_CHECK(v.size() == 1 || v.size() == 2 || v.size() == 4, InvalidArgument, op.name(), ": ", name,
-           " must have 1, 2 or 4 elements, got ", ints_str(v));
-  TL_CHECK(v.size() != 4 || (v[0] == 1 && v[3] == 1), InvalidArgument, op.name(), ": ", name,
-           " must be 1 in the batch and channel dims, got ", ints_str(v));
-  std::array<I64, 2> hw = v.size() == 1 ? std::array<I64, 2>{v[0], v[0]}
-                          : v.size() == 2 ? std::array<I64, 2>{v[0], v[1]}
-                                          : std::array<I64, 2>{v[1], v[2]};
-  TL_CHECK(hw[0] >= 1 && hw[1] >= 1, InvalidArgument, op.name(), ": ", name, " must be positive, got ",
-           ints_str(v));
-  return hw;
-}
-
-/// True for "SAME", false for "VALID"; anything else is an InvalidArgument.
-bool same_padding(const OpDef& op, const Attrs& attrs) {
-  std::string padding = attrs.get_or<std::string>("padding", "VALID");
-  TL_CHECK(padding == "VALID" || padding == "SAME", InvalidArgument, op.name(),
-           ": padding must be \"VALID\" or \"SAME\", got \"", padding, "\"");
-  return padding == "SAME";
-}
-
-/// One spatial dim of a window: output size and the padding before the first cell (-1 size when unknown).
-struct WindowDim {
-  I64 out;
-  I64 pad_before;
-};
-
-/// TF's rule. VALID: out = ceil((in - k + 1) / s), 0 when the window does not fit. SAME: out = ceil(in / s),
-/// padded by pad_total = max((out - 1) * s + k - in, 0), of which pad_total / 2 goes before (the extra after).
-WindowDim window_dim(I64 in, I64 k, I64 s, bool same) {
-  if (in < 0 || k < 0) return {-1, 0};
-  if (!same) return {in < k ? 0 : (in - k) / s + 1, 0};
-  I64 out = in / s + (in % s != 0 ? 1 : 0);
-  if (out == 0) return {0, 0};
-  I64 covered = in - (out - 1) * s;  // in (0, s]: written this way (out - 1) * s + k cannot overflow
-  return {out, std::max<I64>(k - covered, 0) / 2};
-}
-
-/// The input cells [first, last) that window `o` covers along one dim, padding cells cut off.
-std::pair<I64, I64> window_cells(I64 o, I64 s, I64 k, const WindowDim& dim, I64 in) {
-  I64 start = o * s - dim.pad_before;
-  I64 end = k >= in - start ? in : start + k;
-  return {std::max<I64>(start, 0), end};
-}
-
-/// Everything a conv or pool kernel needs about its NHWC input and window.
-struct WindowPlan {
-  I64 batch, in_h, in_w, channels;
-  I64 kh, kw, sh, sw;
-  WindowDim h, w;
-};
-
-WindowPlan window_plan(const KernelContext& ctx, I64 kh, I64 kw) {
-  const Shape& s = ctx.input(0).shape();
-  auto [sh, sw] = window_hw(ctx.op, ctx.attrs, "strides", {1, 1});
-  bool same = same_padding(ctx.op, ctx.attrs);
-  return {s[0], s[1], s[2], s[3], kh, kw, sh, sw, window_dim(s[1], kh, sh, same), window_dim(s[2], kw, sw, same)};
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // conv2d: y[b, i, j, o] = sum_{di, dj, c} x[b, i*sh + di - pad_top, j*sw + dj - pad_left, c] * f[di, dj, c, o]
 
 void conv2d_shape(ShapeContext& ctx) {
@@ -161,29 +95,11 @@ void conv2d_shape(ShapeContext& ctx) {
                                   f[3]}};
 }
 
-/// Copies every receptive field of one NHWC image into a row of `cols` (padding cells stay 0).
-void im2col(const WindowPlan& p, const float* image, float* cols) {
-  const I64 row_size = p.kh * p.kw * p.channels;
-  for (I64 oy = 0; oy < p.h.out; ++oy) {
-    auto [y0, y1] = window_cells(oy, p.sh, p.kh, p.h, p.in_h);
-    I64 ky0 = y0 - (oy * p.sh - p.h.pad_before);
-    for (I64 ox = 0; ox < p.w.out; ++ox) {
-      auto [x0, x1] = window_cells(ox, p.sw, p.kw, p.w, p.in_w);
-      I64 kx0 = x0 - (ox * p.sw - p.w.pad_before);
-      float* row = cols + (oy * p.w.out + ox) * row_size;
-      for (I64 iy = y0; iy < y1; ++iy) {  // the covered cells of one input row are contiguous: one copy
-        const float* src = image + (iy * p.in_w + x0) * p.channels;
-        std::copy(src, src + (x1 - x0) * p.channels, row + ((ky0 + iy - y0) * p.kw + kx0) * p.channels);
-      }
-    }
-  }
-}
-
 void conv2d_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& f = ctx.input(1);
   const Tensor& y = ctx.output();
-  const WindowPlan p = window_plan(ctx, f.shape()[0], f.shape()[1]);
+  const WindowPlan p = window_plan(ctx.op, ctx.attrs, x.shape(), f.shape()[0], f.shape()[1]);
   const I64 depth = p.kh * p.kw * p.channels, out_ch = f.shape()[3];
   if (y.num_elements() == 0 || depth == 0) return;  // no in_channels: every sum is empty, y stays 0
   Eigen::Map<const RowMajorMatrix> filters(f.data<float>(), depth, out_ch);
@@ -239,7 +155,7 @@ void pool_window(const WindowPlan& p, const float* image, std::pair<I64, I64> ys
 template <bool Max>
 void pool_kernel(KernelContext& ctx) {
   auto [kh, kw] = window_hw(ctx.op, ctx.attrs, "ksize", {});
-  const WindowPlan p = window_plan(ctx, kh, kw);
+  const WindowPlan p = window_plan(ctx.op, ctx.attrs, ctx.input(0).shape(), kh, kw);
   if (ctx.output().num_elements() == 0) return;
   const float* x = ctx.input(0).data<float>();
   float* y = ctx.output().mutable_data<float>();
@@ -255,26 +171,63 @@ void pool_kernel(KernelContext& ctx) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Gradient rules (public ops only). The window ops' rules call the backprop ops of nn_grad_ops.cpp.
+
+using Grads = std::span<Tensor>;
+
+I64 axis_attr(const GradContext& c) { return c.attrs.get_or<I64>("axis", -1); }
+Ints strides_attr(const GradContext& c) { return c.attrs.get_or<Ints>("strides", {1, 1}); }
+std::string padding_attr(const GradContext& c) { return c.attrs.get_or<std::string>("padding", "VALID"); }
+
+/// d softmax = y * (g - sum(g * y)), the sum along the softmax axis
+void grad_softmax(const GradContext& c, Grads d) {
+  const Tensor& y = c.output();
+  d[0] = y * (c.grad() - reduce_sum(c.grad() * y, {axis_attr(c)}, /*keepdims=*/true));
+}
+/// d log_softmax = g - softmax(x) * sum(g), with softmax(x) = exp(y), the sum along the axis
+void grad_log_softmax(const GradContext& c, Grads d) {
+  d[0] = c.grad() - exp(c.output()) * reduce_sum(c.grad(), {axis_attr(c)}, /*keepdims=*/true);
+}
+/// d conv2d(x, f) = (conv2d_backprop_input(g, f), conv2d_backprop_filter(x, g)): the two transposes
+void grad_conv2d(const GradContext& c, Grads d) {
+  const Tensor &x = c.input(0), &f = c.input(1);
+  d[0] = conv2d_backprop_input(x.shape().dims(), f, c.grad(), strides_attr(c), padding_attr(c));
+  d[1] = conv2d_backprop_filter(x, f.shape().dims(), c.grad(), strides_attr(c), padding_attr(c));
+}
+/// d max_pool2d: each window's g goes to the first position of its max (TF's CPU choice for ties)
+void grad_max_pool2d(const GradContext& c, Grads d) {
+  d[0] = max_pool2d_grad(c.input(0), c.output(), c.grad(), c.attrs.get<Ints>("ksize"), c.attrs.get<Ints>("strides"),
+                         padding_attr(c));
+}
+/// d avg_pool2d: each window's g / (its number of non-padding cells) spread over those cells
+void grad_avg_pool2d(const GradContext& c, Grads d) {
+  d[0] = avg_pool2d_grad(c.grad(), c.input(0).shape().dims(), c.attrs.get<Ints>("ksize"),
+                         c.attrs.get<Ints>("strides"), padding_attr(c));
+}
+
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {
   r.op("softmax").doc("exp(x - max) / sum(exp(x - max)) along axis").inputs(1).attr<I64>("axis")
-      .shape_fn(softmax_shape).kernel(softmax_kernel<false>);
+      .shape_fn(softmax_shape).kernel(softmax_kernel<false>).gradient(grad_softmax);
 
   r.op("log_softmax").doc("x - max - log(sum(exp(x - max))) along axis").inputs(1).attr<I64>("axis")
-      .shape_fn(softmax_shape).kernel(softmax_kernel<true>);
+      .shape_fn(softmax_shape).kernel(softmax_kernel<true>).gradient(grad_log_softmax);
 
   r.op("conv2d").doc("2-D cross-correlation of NHWC input with HWIO filters (im2col + matmul)").inputs(2)
       .attr<Ints>("strides").attr<std::string>("padding")
-      .shape_fn(conv2d_shape).kernel(conv2d_kernel);
+      .shape_fn(conv2d_shape).kernel(conv2d_kernel).gradient(grad_conv2d);
 
   r.op("max_pool2d").doc("max of x over each ksize window of an NHWC input (padding ignored)").inputs(1)
       .attr<Ints>("ksize", true).attr<Ints>("strides", true).attr<std::string>("padding")
-      .shape_fn(pool_shape).kernel(pool_kernel<true>);
+      .shape_fn(pool_shape).kernel(pool_kernel<true>).gradient(grad_max_pool2d);
 
   r.op("avg_pool2d").doc("mean of x over the non-padding cells of each ksize window (NHWC)").inputs(1)
       .attr<Ints>("ksize", true).attr<Ints>("strides", true).attr<std::string>("padding")
-      .shape_fn(pool_shape).kernel(pool_kernel<false>);
+      .shape_fn(pool_shape).kernel(pool_kernel<false>).gradient(grad_avg_pool2d);
+
+  register_nn_grad_ops(r);
 }
 
 }  // namespace detail

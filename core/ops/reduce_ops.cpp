@@ -19,6 +19,8 @@
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
+#include "tracelab/ops/array.h"
+#include "tracelab/ops/math.h"
 #include "tracelab/ops/reduce.h"
 
 namespace tl {
@@ -230,6 +232,38 @@ void reduce_kernel(KernelContext& ctx) {
   }
 }
 
+/// x's shape with the reduced axes set to 1: the shape a reduction's output has with keepdims.
+Ints kept_dims(const Tensor& x, const Attrs& attrs) {
+  Ints dims = x.shape().dims();
+  Ints axes = attrs.get_or("axes", Ints{});
+  if (axes.empty())
+    for (int i = 0; i < x.rank(); ++i) axes.push_back(i);
+  for (auto axis : axes) dims[static_cast<std::size_t>(normalize_axis("reduce", axis, x.rank()))] = 1;
+  return dims;
+}
+
+/// Gradients of the reductions, with g_b = g reshaped to the kept dims and broadcast over x:
+///   sum: g_b        mean: g_b / n (n = elements per output)
+///   max/min: g_b split equally among the elements equal to the result (ties share, as in TensorFlow)
+template <Reduction K>
+void reduction_gradient(const GradContext& c, std::span<Tensor> d) {
+  const Tensor& x = c.input(0);
+  if (x.dtype() != DType::float32) return;
+  Ints kept = kept_dims(x, c.attrs);
+  Tensor g = add(zeros_like(x), reshape(c.grad(), kept));
+  if constexpr (K == Reduction::sum) {
+    d[0] = g;
+  } else if constexpr (K == Reduction::mean) {
+    std::int64_t out_count = std::max<std::int64_t>(c.output().num_elements(), 1);
+    d[0] = g / static_cast<float>(x.num_elements() / out_count);
+  } else {
+    Tensor hit = equal(x, reshape(c.output(), kept));
+    Tensor hits = cast(hit, DType::float32);
+    Tensor ties = reduce_sum(hits, c.attrs.get_or("axes", Ints{}), /*keepdims=*/true);
+    d[0] = where(hit, g / ties, zeros_like(g));
+  }
+}
+
 template <Reduction K>
 void reduction(OpRegistry& registry, const char* name, const char* doc) {
   registry.op(name).doc(doc).inputs(1).attr<Ints>("axes").attr<bool>("keepdims")
@@ -237,7 +271,8 @@ void reduction(OpRegistry& registry, const char* name, const char* doc) {
       .kernel([](KernelContext& ctx) {
         if (ctx.input(0).dtype() == DType::int32) reduce_kernel<K, I32>(ctx);
         else reduce_kernel<K, float>(ctx);
-      });
+      })
+      .gradient(reduction_gradient<K>);
 }
 
 /// True when x should replace the current best: larger, or the first NaN (NaN counts as the largest).

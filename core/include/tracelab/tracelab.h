@@ -6,6 +6,8 @@
 //   std::cout << tl::matmul(a, a) << "\n";   // tl.Tensor(shape=(2, 2), dtype=float32, values=[[7. 10.] [15. 22.]])
 #pragma once
 
+#include "tracelab/autodiff/tape.h"
+#include "tracelab/autodiff/variable.h"
 #include "tracelab/base/attrs.h"
 #include "tracelab/base/dtype.h"
 #include "tracelab/base/error.h"

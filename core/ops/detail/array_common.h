@@ -2,7 +2,8 @@
 //
 // Shape ops move elements without changing them, so their kernels are copies: whole buffers (reshape), blocks
 // (concat, stack, gather) or n-d strided boxes (transpose, slice, pad) via strided_copy below, whose innermost
-// rows are Eigen strided maps.
+// rows are Eigen strided maps. Their gradients move g back the same way (slice <-> pad, gather <->
+// unsorted_segment_sum, broadcast_to <-> unbroadcast), using public ops only.
 #pragma once
 
 #include <Eigen/Core>
@@ -17,7 +18,8 @@
 
 namespace tl::detail {
 
-/// Registers the second half of the family (gather, one_hot, cast, pad, zeros_like, ones_like).
+/// Registers the second half of the family (gather, unsorted_segment_sum, broadcast_to, one_hot, pad, cast,
+/// zeros_like, ones_like).
 void register_array_ops_2(OpRegistry& registry);
 
 using Dims = std::vector<std::int64_t>;

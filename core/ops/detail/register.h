@@ -9,6 +9,7 @@ void register_math_ops(OpRegistry& registry);       // math_ops.cpp: elementwise
 void register_linalg_ops(OpRegistry& registry);     // linalg_ops.cpp: matmul
 void register_reduce_ops(OpRegistry& registry);     // reduce_ops.cpp: reduce_*, argmax
 void register_array_ops(OpRegistry& registry);      // array_ops.cpp: reshape, transpose, concat, gather, cast, ...
-void register_nn_ops(OpRegistry& registry);         // nn_ops.cpp: softmax, log_softmax, conv2d, pooling
+void register_nn_ops(OpRegistry& registry);         // nn_ops.cpp: softmax, log_softmax, conv2d, pooling;
+                                                    // nn_grad_ops.cpp: their backprop ops
 
 }  // namespace tl::detail

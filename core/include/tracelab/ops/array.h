@@ -24,6 +24,8 @@ Tensor transpose(const Tensor& x, const Ints& perm = {});
 Tensor expand_dims(const Tensor& x, std::int64_t axis);
 /// Removes the listed size-1 dims, or every size-1 dim when `axes` is empty.
 Tensor squeeze(const Tensor& x, const Ints& axes = {});
+/// Repeats x along its size-1 dims and new leading dims up to `shape` (NumPy broadcasting, like tf.broadcast_to).
+Tensor broadcast_to(const Tensor& x, const Ints& shape);
 
 // ---- combining and selecting ----
 /// Joins tensors of one dtype and rank along an existing `axis`; the other dims must agree.
@@ -34,6 +36,11 @@ Tensor stack(const std::vector<Tensor>& values, std::int64_t axis = 0);
 Tensor slice(const Tensor& x, const Ints& begin, const Ints& size);
 /// params sliced at the int32 `indices` along `axis`: shape params[:axis] + indices.shape + params[axis+1:].
 Tensor gather(const Tensor& params, const Tensor& indices, std::int64_t axis = 0);
+/// Sums the rows of `data` by segment (tf.math.unsorted_segment_sum): y[k, ...] adds every data[i..., ...] with
+/// segment_ids[i...] == k. data is float32 or int32; segment_ids is int32, its shape a prefix of data's; the output is
+/// [num_segments] + data.shape[rank(segment_ids):]. An id outside [0, num_segments) is an InvalidArgument
+/// (TensorFlow silently drops negative ids). gather's gradient.
+Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, std::int64_t num_segments);
 /// Pads with `constant_value`; paddings = {before0, after0, before1, after1, ...}, 2 * rank non-negative entries.
 Tensor pad(const Tensor& x, const Ints& paddings, double constant_value = 0);
 
@@ -48,5 +55,12 @@ Tensor cast(const Tensor& x, DType dtype);
 Tensor zeros_like(const Tensor& x);
 /// Ones (true for bool) of x's dtype and shape.
 Tensor ones_like(const Tensor& x);
+
+// ---- gradient control ----
+/// x itself (a copy); the gradient passes through unchanged (tf.identity).
+Tensor identity(const Tensor& x);
+/// x itself (a copy) that the tape does not record, so no gradient flows back through it (tf.stop_gradient):
+/// with y = stop_gradient(x), d(sum(y * x))/dx is y, not 2x.
+Tensor stop_gradient(const Tensor& x);
 
 }  // namespace tl

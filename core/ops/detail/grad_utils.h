@@ -1,0 +1,22 @@
+// Helpers for gradient rules (private to core/ops). Gradient rules use public ops only, so these do too.
+#pragma once
+
+#include "tracelab/ops/array.h"
+#include "tracelab/ops/reduce.h"
+
+namespace tl::detail {
+
+/// Sums a broadcast gradient back to `shape`: over the leading dims `shape` lacks and over the dims where
+/// `shape` has 1 and the gradient does not (the reverse of NumPy broadcasting).
+inline Tensor unbroadcast(const Tensor& grad, const Shape& shape) {
+  if (grad.shape() == shape) return grad;
+  const int extra = grad.rank() - shape.rank();
+  Ints axes;
+  for (int i = 0; i < grad.rank(); ++i)
+    if (i < extra || (shape[static_cast<std::size_t>(i - extra)] == 1 && grad.shape()[static_cast<std::size_t>(i)] != 1))
+      axes.push_back(i);
+  Tensor summed = axes.empty() ? grad : reduce_sum(grad, axes, /*keepdims=*/true);
+  return reshape(summed, shape.dims());
+}
+
+}  // namespace tl::detail
