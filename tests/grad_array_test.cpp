@@ -3,6 +3,8 @@
 // Most cases feed a distinct upstream gradient u (1, 2, 3, ...) so that a misplaced element shows.
 #include <doctest/doctest.h>
 
+#include "test_util.h"
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -10,6 +12,9 @@
 #include "tracelab/tracelab.h"
 
 namespace {
+using tl::testing::infer;
+using tl::testing::grads_of;
+using tl::testing::grad_of;
 
 using F = std::vector<float>;
 using I = std::vector<std::int32_t>;
@@ -26,21 +31,7 @@ tl::Tensor count(const Shape& shape, float from = 1) {
   return tl::constant(values, shape);
 }
 
-/// d(sum(f(sources) * u))/d(sources) from the tape: the gradient each source gets when f's upstream is u.
-template <class Fn>
-std::vector<tl::Tensor> grads_of(Fn f, const std::vector<tl::Tensor>& sources, const tl::Tensor& u) {
-  tl::GradientTape tape;
-  for (const auto& s : sources) tape.watch(s);
-  tl::Tensor y = f(sources);
-  REQUIRE(y.shape() == u.shape());
-  return tape.gradient(tl::reduce_sum(y * u), sources);
-}
 
-/// The same for one source.
-template <class Fn>
-tl::Tensor grad_of(Fn f, const tl::Tensor& x, const tl::Tensor& u) {
-  return grads_of([&](const std::vector<tl::Tensor>& s) { return f(s[0]); }, {x}, u)[0];
-}
 
 /// Runs op `name`'s gradient rule directly on one call with upstream gradient `g`; returns d (entries may be empty).
 std::vector<tl::Tensor> rule(const char* name, const std::vector<tl::Tensor>& inputs, const tl::Attrs& attrs,
@@ -53,14 +44,6 @@ std::vector<tl::Tensor> rule(const char* name, const std::vector<tl::Tensor>& in
   return d;
 }
 
-tl::TensorMeta infer(const char* name, std::vector<tl::TensorMeta> inputs, const tl::Attrs& attrs) {
-  const tl::OpDef& op = tl::OpRegistry::global().get(name);
-  std::vector<const tl::TensorMeta*> metas;
-  for (const auto& m : inputs) metas.push_back(&m);
-  tl::TensorMeta out;
-  op.infer(metas, attrs, std::span<tl::TensorMeta>(&out, 1));
-  return out;
-}
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 // the adjoint identity <conv2d(x, f), dy> == <x, conv2d_backprop_input(dy)> == <f, conv2d_backprop_filter(x, dy)>.
 #include <doctest/doctest.h>
 
+#include "test_util.h"
+
 #include <cmath>
 #include <limits>
 #include <span>
@@ -13,6 +15,10 @@
 #include "tracelab/tracelab.h"
 
 namespace {
+using tl::testing::infer;
+using tl::testing::f32;
+using tl::testing::grads_of;
+using tl::testing::grad_of;
 
 using F = std::vector<float>;
 using tl::Ints;
@@ -33,31 +39,9 @@ void check_values(const tl::Tensor& t, const Shape& shape, const F& expected) {
   }
 }
 
-/// d(sum(f(sources) * u))/d(sources) from the tape: the gradient each source gets when f's upstream is u.
-template <class Fn>
-std::vector<tl::Tensor> grads_of(Fn f, const std::vector<tl::Tensor>& sources, const tl::Tensor& u) {
-  tl::GradientTape tape;
-  for (const auto& s : sources) tape.watch(s);
-  tl::Tensor y = f(sources);
-  REQUIRE(y.shape() == u.shape());
-  return tape.gradient(tl::reduce_sum(y * u), sources);
-}
 
-template <class Fn>
-tl::Tensor grad_of(Fn f, const tl::Tensor& x, const tl::Tensor& u) {
-  return grads_of([&](const std::vector<tl::Tensor>& s) { return f(s[0]); }, {x}, u)[0];
-}
 
-tl::TensorMeta infer(const char* name, std::vector<tl::TensorMeta> inputs, const tl::Attrs& attrs) {
-  const tl::OpDef& op = tl::OpRegistry::global().get(name);
-  std::vector<const tl::TensorMeta*> metas;
-  for (const auto& m : inputs) metas.push_back(&m);
-  tl::TensorMeta out;
-  op.infer(metas, attrs, std::span<tl::TensorMeta>(&out, 1));
-  return out;
-}
 
-tl::TensorMeta f32(Shape shape) { return {tl::float32, std::move(shape)}; }
 
 /// A 2-D matrix as a 1 x h x w x 1 NHWC image.
 tl::Tensor image(const F& values, std::int64_t h, std::int64_t w) { return tl::constant(values, {1, h, w, 1}); }

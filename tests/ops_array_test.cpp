@@ -2,6 +2,8 @@
 // gather, one_hot, cast, pad, zeros_like, ones_like. Shape rules with unknown dims are checked via OpDef::infer.
 #include <doctest/doctest.h>
 
+#include "test_util.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,6 +12,9 @@
 #include "tracelab/tracelab.h"
 
 namespace {
+using tl::testing::infer;
+using tl::testing::f32;
+using tl::testing::i32;
 
 using F = std::vector<float>;
 using I = std::vector<std::int32_t>;
@@ -28,18 +33,7 @@ tl::Tensor iota(const Shape& shape) {
   return tl::constant(values, shape);
 }
 
-/// The output meta of op `name` for input metas that may have unknown (-1) dims.
-tl::TensorMeta infer(const char* name, std::vector<tl::TensorMeta> inputs, const tl::Attrs& attrs = {}) {
-  const tl::OpDef& op = tl::OpRegistry::global().get(name);
-  std::vector<const tl::TensorMeta*> metas;
-  for (const auto& m : inputs) metas.push_back(&m);
-  tl::TensorMeta out;
-  op.infer(metas, attrs, std::span<tl::TensorMeta>(&out, 1));
-  return out;
-}
 
-tl::TensorMeta f32(Shape shape) { return {tl::float32, std::move(shape)}; }
-tl::TensorMeta i32(Shape shape) { return {tl::int32, std::move(shape)}; }
 
 }  // namespace
 

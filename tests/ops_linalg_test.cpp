@@ -1,25 +1,19 @@
 // matmul against hand-computed products: transposes, batch broadcasting, zero-size dims, errors, unknown dims.
 #include <doctest/doctest.h>
 
+#include "test_util.h"
+
 #include <vector>
 
 #include "tracelab/tracelab.h"
 
 namespace {
+using tl::testing::infer;
+using tl::testing::f32;
 
 using F = std::vector<float>;
 
-/// Runs an op's shape rule on metas (dims may be -1) and returns its single output meta.
-tl::TensorMeta infer(const char* name, std::vector<tl::TensorMeta> inputs, const tl::Attrs& attrs = {}) {
-  const tl::OpDef& op = tl::OpRegistry::global().get(name);
-  std::vector<const tl::TensorMeta*> pointers;
-  for (const auto& meta : inputs) pointers.push_back(&meta);
-  std::vector<tl::TensorMeta> outputs(1);
-  op.infer(pointers, attrs, outputs);
-  return outputs[0];
-}
 
-tl::TensorMeta f32(tl::Shape shape) { return {tl::float32, std::move(shape)}; }
 
 // a = [[1, 2, 3], [4, 5, 6]], b = [[7, 8], [9, 10], [11, 12]]; a @ b = [[58, 64], [139, 154]].
 const F kProduct{58, 64, 139, 154};

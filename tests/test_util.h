@@ -1,0 +1,43 @@
+// Small helpers shared by the test files: shape rules on partially known metas, and tape gradients.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <span>
+#include <vector>
+
+#include "tracelab/tracelab.h"
+
+namespace tl::testing {
+
+/// A float32 / int32 meta; dims may be -1 (unknown), as while tracing.
+inline TensorMeta f32(Shape shape) { return {float32, std::move(shape)}; }
+inline TensorMeta i32(Shape shape) { return {int32, std::move(shape)}; }
+
+/// The output meta that op `name`'s shape rule gives for `inputs` (no kernel runs).
+inline TensorMeta infer(const char* name, std::vector<TensorMeta> inputs, const Attrs& attrs = {}) {
+  const OpDef& op = OpRegistry::global().get(name);
+  std::vector<const TensorMeta*> metas;
+  for (const auto& m : inputs) metas.push_back(&m);
+  TensorMeta out;
+  op.infer(metas, attrs, std::span<TensorMeta>(&out, 1));
+  return out;
+}
+
+/// d(sum(f(sources) * u))/d(sources) from a tape: the gradient each source gets when f's upstream is u.
+template <class Fn>
+std::vector<Tensor> grads_of(Fn f, const std::vector<Tensor>& sources, const Tensor& u) {
+  GradientTape tape;
+  for (const auto& s : sources) tape.watch(s);
+  Tensor y = f(sources);
+  REQUIRE(y.shape() == u.shape());
+  return tape.gradient(reduce_sum(y * u), sources);
+}
+
+/// The same for one source.
+template <class Fn>
+Tensor grad_of(Fn f, const Tensor& x, const Tensor& u) {
+  return grads_of([&](const std::vector<Tensor>& s) { return f(s[0]); }, {x}, u)[0];
+}
+
+}  // namespace tl::testing
