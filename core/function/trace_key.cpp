@@ -1,0 +1,88 @@
+#include "tracelab/function/trace_key.h"
+
+#include <functional>
+#include <sstream>
+
+namespace tl {
+namespace {
+
+template <class... Fns>
+struct Overloaded : Fns... {
+  using Fns::operator()...;
+};
+template <class... Fns>
+Overloaded(Fns...) -> Overloaded<Fns...>;
+
+std::size_t mix(std::size_t seed, std::size_t value) noexcept {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+}  // namespace
+
+std::string arg_key_str(const ArgKey& arg) {
+  return std::visit(Overloaded{
+                        [](const TensorSpec& spec) { return spec.str(); },
+                        [](bool value) { return std::string(value ? "True" : "False"); },
+                        [](std::int64_t value) { return std::to_string(value); },
+                        [](double value) {
+                          std::ostringstream out;
+                          out << value;
+                          return out.str();
+                        },
+                        [](const std::string& value) { return "'" + value + "'"; },
+                        [](const VariableKey& v) { return "<Variable " + std::to_string(v.id) + ">"; },
+                    },
+                    arg);
+}
+
+const char* arg_key_kind(const ArgKey& arg) noexcept {
+  static const char* const kinds[] = {"tensor", "bool", "int", "float", "string", "variable"};
+  return kinds[arg.index()];
+}
+
+bool TraceKey::accepts(const TraceKey& call) const noexcept {
+  if (args_.size() != call.args_.size()) return false;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    const ArgKey &mine = args_[i], &theirs = call.args_[i];
+    if (mine.index() != theirs.index()) return false;
+    if (const auto* spec = std::get_if<TensorSpec>(&mine)) {
+      const TensorSpec& other = std::get<TensorSpec>(theirs);
+      if (spec->dtype() != other.dtype() || spec->shape().rank() != other.shape().rank()) return false;
+      for (int d = 0; d < spec->shape().rank(); ++d) {  // an unknown dim here accepts any; a known one only itself
+        auto want = spec->shape()[static_cast<std::size_t>(d)];
+        if (want >= 0 && want != other.shape()[static_cast<std::size_t>(d)]) return false;
+      }
+    } else if (!(mine == theirs)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::size_t TraceKey::hash() const noexcept {
+  std::size_t seed = args_.size();
+  for (const ArgKey& arg : args_) {
+    seed = mix(seed, arg.index());
+    std::visit(Overloaded{
+                   [&](const TensorSpec& spec) {
+                     seed = mix(seed, static_cast<std::size_t>(spec.dtype()));
+                     for (auto d : spec.shape().dims()) seed = mix(seed, static_cast<std::size_t>(d));
+                   },
+                   [&](bool value) { seed = mix(seed, value); },
+                   [&](std::int64_t value) { seed = mix(seed, std::hash<std::int64_t>{}(value)); },
+                   [&](double value) { seed = mix(seed, std::hash<double>{}(value)); },
+                   [&](const std::string& value) { seed = mix(seed, std::hash<std::string>{}(value)); },
+                   [&](const VariableKey& v) { seed = mix(seed, std::hash<std::uint64_t>{}(v.id)); },
+               },
+               arg);
+  }
+  return seed;
+}
+
+std::string TraceKey::str() const {
+  std::string out = "(";
+  for (std::size_t i = 0; i < args_.size(); ++i) out += (i ? ", " : "") + arg_key_str(args_[i]);
+  return out + ")";
+}
+
+}  // namespace tl

@@ -1,0 +1,127 @@
+// Graph building, accessors and the verifier. Text and JSON forms live in printer.cpp and json_*.cpp.
+#include "tracelab/graph/graph.h"
+
+#include "tracelab/registry/registry.h"
+
+namespace tl::graph {
+
+std::string ValueRef::str() const {
+  return output == 0 ? detail::cat('%', node) : detail::cat('%', node, '#', output);
+}
+
+std::string_view Node::label() const noexcept {
+  switch (kind) {
+    case NodeKind::input: return "input";
+    case NodeKind::constant: return "const";
+    case NodeKind::op: break;
+  }
+  return op != nullptr ? std::string_view(op->name()) : std::string_view("<no op>");
+}
+
+ValueRef Graph::add_input(TensorMeta meta, std::string name) {
+  for (std::int64_t dim : meta.shape.dims())
+    TL_CHECK(dim >= -1, InvalidArgument, "graph: input '", name, "' has invalid dim ", dim, " in ",
+             meta.shape.str());
+  Node node;
+  node.kind = NodeKind::input;
+  node.name = std::move(name);
+  node.outputs.push_back(std::move(meta));
+  nodes_.push_back(std::move(node));
+  return {nodes_.size() - 1, 0};
+}
+
+ValueRef Graph::add_constant(const Tensor& value) {
+  TL_CHECK(value.defined(), InvalidArgument, "graph: add_constant got an empty Tensor handle");
+  TL_CHECK(!value.is_symbolic(), InvalidArgument, "graph: add_constant needs a concrete tensor, got a symbolic one");
+  Node node;
+  node.kind = NodeKind::constant;
+  if (value.is_weak()) {
+    auto impl = std::make_shared<tl::detail::TensorImpl>(value.impl());
+    impl->weak = false;
+    node.value = Tensor(std::move(impl));
+  } else {
+    node.value = value;
+  }
+  node.outputs.push_back(value.meta());
+  nodes_.push_back(std::move(node));
+  return {nodes_.size() - 1, 0};
+}
+
+std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    TL_CHECK(contains(inputs[i]), InvalidArgument, op.name(), ": input ", i, " refers to ", inputs[i].str(),
+             ", which is not in the graph (", nodes_.size(), " nodes)");
+  Node node;
+  node.kind = NodeKind::op;
+  node.op = &op;
+  node.outputs = infer(op, inputs, attrs);  // throws before anything changes
+  node.inputs = inputs;
+  node.attrs = attrs;
+  nodes_.push_back(std::move(node));
+  std::vector<ValueRef> values;
+  for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
+  return values;
+}
+
+std::vector<ValueRef> Graph::add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
+                                    const Attrs& attrs) {
+  return add_op(OpRegistry::global().get(op_name), inputs, attrs);
+}
+
+void Graph::set_outputs(std::vector<ValueRef> outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    TL_CHECK(contains(outputs[i]), InvalidArgument, "graph: output ", i, " refers to ", outputs[i].str(),
+             ", which is not in the graph (", nodes_.size(), " nodes)");
+  outputs_ = std::move(outputs);
+}
+
+const Node& Graph::node(std::size_t index) const {
+  TL_CHECK(index < nodes_.size(), InvalidArgument, "graph: no node ", index, " (", nodes_.size(), " nodes)");
+  return nodes_[index];
+}
+
+Node& Graph::mutable_node(std::size_t index) {
+  TL_CHECK(index < nodes_.size(), InvalidArgument, "graph: no node ", index, " (", nodes_.size(), " nodes)");
+  return nodes_[index];
+}
+
+std::vector<ValueRef> Graph::inputs() const {
+  std::vector<ValueRef> values;
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].kind == NodeKind::input) values.push_back({i, 0});
+  return values;
+}
+
+bool Graph::contains(ValueRef value) const noexcept {
+  return value.node < nodes_.size() && value.output < nodes_[value.node].outputs.size();
+}
+
+const TensorMeta& Graph::meta(ValueRef value) const {
+  TL_CHECK(contains(value), InvalidArgument, "graph: no value ", value.str(), " (", nodes_.size(), " nodes)");
+  return nodes_[value.node].outputs[value.output];
+}
+
+std::map<std::string, std::size_t> Graph::op_counts() const {
+  std::map<std::string, std::size_t> counts;
+  for (const auto& node : nodes_)
+    if (node.kind == NodeKind::op) ++counts[std::string(node.label())];
+  return counts;
+}
+
+std::size_t Graph::count(NodeKind kind) const noexcept {
+  std::size_t n = 0;
+  for (const auto& node : nodes_) n += node.kind == kind ? 1 : 0;
+  return n;
+}
+
+std::vector<TensorMeta> Graph::infer(const OpDef& op, const std::vector<ValueRef>& inputs,
+                                     const Attrs& attrs) const {
+  std::vector<const TensorMeta*> metas;
+  metas.reserve(inputs.size());
+  for (const auto& value : inputs) metas.push_back(&meta(value));
+  std::vector<TensorMeta> outputs(static_cast<std::size_t>(op.num_outputs() > 0 ? op.num_outputs() : 0));
+  op.infer(metas, attrs, outputs);
+  return outputs;
+}
+
+}  // namespace tl::graph

@@ -1,0 +1,62 @@
+// TraceKey: what a tl::function call is cached by — one entry per argument, as in TensorFlow:
+//   a tensor contributes its TensorSpec (dtype + shape), a C++ number, bool or string its *value*, and a
+//   Variable its identity. Equal keys share one concrete function; a new key means a new trace.
+//
+//   tl::TraceKey key({tl::TensorSpec({1, 7, 20}), tl::ArgKey(std::int64_t{3})});
+//   key.str();        // "(TensorSpec(shape=(1, 7, 20), dtype=tl.float32, name=None), 3)"
+//   generic.accepts(key);   // does the function traced for `generic` serve this call?
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tracelab/tensor/tensor_spec.h"
+
+namespace tl {
+
+/// A captured Variable in a trace key: its identity (and, for messages, dtype and shape).
+struct VariableKey {
+  std::uint64_t id = 0;
+  DType dtype = float32;
+  Shape shape;
+  friend bool operator==(const VariableKey& a, const VariableKey& b) noexcept { return a.id == b.id; }
+};
+
+/// One argument's part of a key: a tensor spec, a plain value (bool, integer, real, string) or a variable.
+using ArgKey = std::variant<TensorSpec, bool, std::int64_t, double, std::string, VariableKey>;
+
+/// "TensorSpec(...)", "3", "0.5", "True", "'relu'", "<Variable 4>".
+std::string arg_key_str(const ArgKey& arg);
+/// Kind of an argument key for messages: "tensor", "bool", "int", "float", "string", "variable".
+const char* arg_key_kind(const ArgKey& arg) noexcept;
+
+class TraceKey {
+ public:
+  TraceKey() = default;
+  explicit TraceKey(std::vector<ArgKey> args) : args_(std::move(args)) {}
+
+  const std::vector<ArgKey>& args() const noexcept { return args_; }
+  std::size_t size() const noexcept { return args_.size(); }
+
+  /// True when the function traced for this key can run a call with key `call`: the same arity and kinds,
+  /// equal plain values and variables, and every tensor spec here compatible with the call's (-1 accepts any).
+  bool accepts(const TraceKey& call) const noexcept;
+  /// A hash consistent with ==.
+  std::size_t hash() const noexcept;
+  /// "(spec, value, ...)"
+  std::string str() const;
+
+  friend bool operator==(const TraceKey& a, const TraceKey& b) noexcept { return a.args_ == b.args_; }
+  friend bool operator!=(const TraceKey& a, const TraceKey& b) noexcept { return !(a == b); }
+
+ private:
+  std::vector<ArgKey> args_;
+};
+
+struct TraceKeyHash {
+  std::size_t operator()(const TraceKey& key) const noexcept { return key.hash(); }
+};
+
+}  // namespace tl

@@ -1,0 +1,127 @@
+// Graph: the IR that tl::function traces into — a list of nodes in topological order, each a function input,
+// a constant or an op from the registry, with typed SSA values (node index, output index). Adding an op runs
+// its shape rule on the input metas, so every value carries a dtype and a (possibly partially known) shape.
+// Text form (str) and JSON (to_json / from_json) are described in docs/graph.md.
+//
+//   tl::graph::Graph g;
+//   auto x = g.add_input({tl::float32, {-1, 20}}, "x");
+//   g.set_outputs({g.add_op("relu", {x})[0]});   // g.str(): graph(%0: f32[?,20] {name="x"}) { %1: ... = relu %0 ...
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tracelab/base/attrs.h"
+#include "tracelab/registry/op_def.h"
+#include "tracelab/tensor/tensor.h"
+
+namespace tl::graph {
+
+/// A value of the graph: output `output` of node `node`. Printed "%3" (output 0) or "%3#1".
+struct ValueRef {
+  std::size_t node = 0;    ///< index of the producing node
+  std::size_t output = 0;  ///< which of its outputs
+  friend bool operator==(const ValueRef& a, const ValueRef& b) noexcept = default;
+  /// "%3", or "%3#1" for output 1 of node 3.
+  std::string str() const;
+};
+
+/// What a node is.
+enum class NodeKind : std::uint8_t {
+  input,     ///< a function argument: a name and a meta whose dims may be -1 (unknown)
+  constant,  ///< a concrete tensor baked into the graph
+  op,        ///< an op from the registry applied to earlier values
+};
+
+/// One node. Its outputs' metas are in `outputs` (inputs and constants have exactly one).
+struct Node {
+  NodeKind kind = NodeKind::op;        ///< input, constant or op
+  std::string name;                    ///< inputs: the argument name (may be empty)
+  Tensor value;                        ///< constants: the concrete value
+  const OpDef* op = nullptr;           ///< ops: the definition (normally from OpRegistry::global())
+  std::vector<ValueRef> inputs;        ///< ops: the operands, all produced by earlier nodes
+  Attrs attrs;                         ///< ops: the attributes
+  std::vector<TensorMeta> outputs;     ///< the meta of each output
+
+  /// "input", "const" or the op's name.
+  std::string_view label() const noexcept;
+};
+
+/// A traced function body: nodes in topological order plus the list of returned values.
+class Graph {
+ public:
+  /// Adds a function input with `meta` (dims may be -1) and returns its value.
+  ValueRef add_input(TensorMeta meta, std::string name = {});
+  /// Adds a constant. Throws InvalidArgument for an empty handle or a symbolic tensor. A weak scalar loses its
+  /// weakness: graph values have a fixed dtype (the tracer aligns weak scalars before recording an op).
+  ValueRef add_constant(const Tensor& value);
+  /// Adds `op` applied to `inputs` with `attrs`, after running its shape rule on the input metas; returns one
+  /// value per output. Errors (bad refs: InvalidArgument; shape rule: ShapeError, DTypeError, ...) propagate
+  /// and leave the graph unchanged.
+  std::vector<ValueRef> add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs = {});
+  /// The same with the op looked up in OpRegistry::global() by name.
+  std::vector<ValueRef> add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
+                               const Attrs& attrs = {});
+  /// Sets the returned values (each must exist; InvalidArgument otherwise, leaving the old outputs).
+  void set_outputs(std::vector<ValueRef> outputs);
+
+  /// Number of nodes.
+  std::size_t num_nodes() const noexcept { return nodes_.size(); }
+  /// Node `index`; throws InvalidArgument when out of range.
+  const Node& node(std::size_t index) const;
+  /// Every node, in topological order.
+  const std::vector<Node>& nodes() const noexcept { return nodes_; }
+  /// The values of the input nodes, in order.
+  std::vector<ValueRef> inputs() const;
+  /// The returned values.
+  const std::vector<ValueRef>& outputs() const noexcept { return outputs_; }
+  /// The meta of a value; throws InvalidArgument when the value does not exist.
+  const TensorMeta& meta(ValueRef value) const;
+  /// True when `value` names an existing node output.
+  bool contains(ValueRef value) const noexcept;
+  /// How many op nodes use each op, by op name (inputs and constants are not counted).
+  std::map<std::string, std::size_t> op_counts() const;
+  /// How many nodes are of `kind`.
+  std::size_t count(NodeKind kind) const noexcept;
+
+  /// Write access to a node, for passes and tests that rewrite in place; run verify() afterwards.
+  Node& mutable_node(std::size_t index);
+
+  /// Checks the invariants: refs point to earlier nodes and existing outputs, node kinds are well formed, each
+  /// op's shape rule gives its stored metas, outputs exist. Throws InvalidArgument naming the node.
+  void verify() const;
+
+  /// The text form: one SSA line per node (see docs/graph.md).
+  std::string str() const;
+  /// The JSON form: typed attributes, constants with bit-exact values (see docs/graph.md).
+  std::string to_json() const;
+  /// Loads the JSON form, validating everything; throws InvalidArgument naming the place of any problem.
+  static Graph from_json(std::string_view text);
+
+ private:
+  void check_ref(const char* what, const ValueRef& value) const;
+  std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs) const;
+  void verify_node(std::size_t index) const;
+
+  std::vector<Node> nodes_;
+  std::vector<ValueRef> outputs_;
+};
+
+/// "f32[?,1,20]": the IR's short form of a meta (f32 / i32 / bool, ? for unknown dims).
+std::string meta_str(const TensorMeta& meta);
+/// "f32", "i32" or "bool".
+std::string_view dtype_short_name(DType dtype) noexcept;
+
+}  // namespace tl::graph
+
+/// Hash of a value reference, so passes can key maps by value.
+template <>
+struct std::hash<tl::graph::ValueRef> {
+  std::size_t operator()(const tl::graph::ValueRef& v) const noexcept {
+    return std::hash<std::size_t>()(v.node) * 31u + std::hash<std::size_t>()(v.output);
+  }
+};
