@@ -6,7 +6,7 @@
 namespace tl::graph {
 
 std::string ValueRef::str() const {
-  return output == 0 ? detail::cat('%', node) : detail::cat('%', node, '#', output);
+  return output == 0 ? tl::detail::cat('%', node) : tl::detail::cat('%', node, '#', output);
 }
 
 std::string_view Node::label() const noexcept {

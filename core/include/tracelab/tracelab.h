@@ -15,6 +15,7 @@
 #include "tracelab/eager/execute.h"
 #include "tracelab/function/retracing.h"
 #include "tracelab/function/trace_key.h"
+#include "tracelab/graph/graph.h"
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/linalg.h"
 #include "tracelab/ops/math.h"

@@ -5,10 +5,11 @@
 //
 //   tl::graph::Graph g;
 //   auto x = g.add_input({tl::float32, {-1, 20}}, "x");
-//   g.set_outputs({g.add_op("relu", {x})[0]});   // g.str(): graph(%0: f32[?,20] {name="x"}) { %1: ... = relu %0 ...
+//   g.set_outputs(g.add_op("relu", {x}));   // g.str(): graph(%0: f32[?,20] {name="x"}) {  %1: f32[?,20] = relu %0 ...
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -103,7 +104,6 @@ class Graph {
   static Graph from_json(std::string_view text);
 
  private:
-  void check_ref(const char* what, const ValueRef& value) const;
   std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs) const;
   void verify_node(std::size_t index) const;
 
