@@ -13,6 +13,15 @@ std::string_view dtype_name(DType dtype) noexcept {
   return "invalid";
 }
 
+std::string_view dtype_short_name(DType dtype) noexcept {
+  switch (dtype) {
+    case DType::float32: return "f32";
+    case DType::int32: return "i32";
+    case DType::bool_: break;
+  }
+  return "bool";
+}
+
 DType dtype_from_name(std::string_view name) {
   if (name == "float32") return DType::float32;
   if (name == "int32") return DType::int32;

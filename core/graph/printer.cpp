@@ -100,26 +100,6 @@ void write_node(std::ostream& out, std::size_t index, const Node& node) {
 
 }  // namespace
 
-std::string_view dtype_short_name(DType dtype) noexcept {
-  switch (dtype) {
-    case DType::float32: return "f32";
-    case DType::int32: return "i32";
-    case DType::bool_: break;
-  }
-  return "bool";
-}
-
-std::string meta_str(const TensorMeta& meta) {
-  std::string out(dtype_short_name(meta.dtype));
-  out += '[';
-  for (std::size_t i = 0; i < meta.shape.dims().size(); ++i) {
-    if (i > 0) out += ',';
-    std::int64_t dim = meta.shape[i];
-    out += dim < 0 ? std::string("?") : std::to_string(dim);
-  }
-  return out + ']';
-}
-
 std::string Graph::str() const {
   std::ostringstream out;
   out << "graph(";

@@ -53,6 +53,17 @@ void format_dim(std::string& out, const T* data, const Shape& shape, const std::
 
 }  // namespace
 
+std::string meta_str(const TensorMeta& meta) {
+  std::string out(dtype_short_name(meta.dtype));
+  out += '[';
+  for (std::size_t i = 0; i < meta.shape.dims().size(); ++i) {
+    if (i > 0) out += ',';
+    std::int64_t dim = meta.shape[i];
+    out += dim < 0 ? std::string("?") : std::to_string(dim);
+  }
+  return out + ']';
+}
+
 std::string Tensor::values_str() const {
   if (is_symbolic()) return "<symbolic>";
   if (num_elements() == 0) return "[]";  // TensorFlow prints every empty tensor as [], whatever its shape

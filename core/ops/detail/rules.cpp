@@ -4,16 +4,6 @@
 
 namespace tl::detail {
 
-std::string meta_str(const TensorMeta& meta) {
-  std::string out = meta.dtype == DType::float32 ? "f32[" : meta.dtype == DType::int32 ? "i32[" : "bool[";
-  for (int i = 0; i < meta.shape.rank(); ++i) {
-    if (i) out += ',';
-    std::int64_t d = meta.shape[static_cast<std::size_t>(i)];
-    out += d < 0 ? "?" : std::to_string(d);
-  }
-  return out + "]";
-}
-
 void expect_dtype(const ShapeContext& ctx, std::size_t i, std::initializer_list<DType> allowed) {
   DType got = ctx.input(i).dtype;
   for (DType d : allowed)

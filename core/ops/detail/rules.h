@@ -14,8 +14,6 @@ void expect_rank(const ShapeContext& ctx, std::size_t i, int min_rank, int max_r
 /// Throws DTypeError unless the inputs in the op's same_dtype_inputs mask share one dtype. The funnel already
 /// aligned weak scalars; this keeps shape rules honest when they run on metas alone (op.infer while tracing).
 void expect_same_dtypes(const ShapeContext& ctx);
-/// "f32[2,3]"-style short form used in messages.
-std::string meta_str(const TensorMeta& meta);
 
 /// Rule: one output with the input's dtype and shape (after expect_same_dtypes).
 void same_as_input(ShapeContext& ctx);

@@ -19,6 +19,8 @@ inline constexpr DType bool_ = DType::bool_;      ///< boolean, one byte per ele
 
 /// TensorFlow's name of a dtype: "float32", "int32", "bool".
 std::string_view dtype_name(DType dtype) noexcept;
+/// The IR's short name: "f32", "i32", "bool".
+std::string_view dtype_short_name(DType dtype) noexcept;
 /// Parses a dtype name; throws InvalidArgument for anything else.
 DType dtype_from_name(std::string_view name);
 /// Bytes per element.

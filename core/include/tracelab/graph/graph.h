@@ -111,11 +111,6 @@ class Graph {
   std::vector<ValueRef> outputs_;
 };
 
-/// "f32[?,1,20]": the IR's short form of a meta (f32 / i32 / bool, ? for unknown dims).
-std::string meta_str(const TensorMeta& meta);
-/// "f32", "i32" or "bool".
-std::string_view dtype_short_name(DType dtype) noexcept;
-
 }  // namespace tl::graph
 
 /// Hash of a value reference, so passes can key maps by value.

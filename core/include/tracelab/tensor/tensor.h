@@ -30,6 +30,9 @@ struct TensorMeta {
   friend bool operator==(const TensorMeta& a, const TensorMeta& b) { return a.dtype == b.dtype && a.shape == b.shape; }
 };
 
+/// "f32[?,1,20]": the short form of a meta used in messages and the graph IR (? for unknown dims).
+std::string meta_str(const TensorMeta& meta);
+
 namespace detail {
 /// A heap block of bytes, 64-byte aligned, zero-initialized, shared between tensors that alias it.
 class Buffer {
