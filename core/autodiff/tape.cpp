@@ -243,12 +243,10 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     for (std::size_t r = 0; r < state.variable_reads.size(); ++r) {
       if (!(state.variable_reads[r].first == sources[i])) continue;
       read = true;
-      for (const Tensor& t : state.tensors) {
-        if (t.impl_ptr().get() != state.variable_reads[r].second) continue;
-        values.push_back(t);
-        owner.push_back(i);
-        break;
-      }
+      auto index = state.watched.find(state.variable_reads[r].second);  // every value read was watched
+      if (index == detail::PtrIndexMap::npos) continue;
+      values.push_back(state.tensors[index]);
+      owner.push_back(i);
     }
     TL_CHECK(read || (sources[i].trainable() && state.watch_accessed_variables), InvalidArgument,
              "GradientTape.gradient: variable '", sources[i].name(),

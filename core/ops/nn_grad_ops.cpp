@@ -58,17 +58,6 @@ std::string forward_str(const char* forward, const Shape& image, const char* win
              ctx.attrs.get_or<std::string>("padding", "VALID"));
 }
 
-/// Checks the filters against the image's channels and returns conv2d's output shape.
-Shape conv2d_output(const ShapeContext& ctx, const Shape& image, const Shape& f) {
-  TL_CHECK(image[3] < 0 || f[2] < 0 || image[3] == f[2], ShapeError, ctx.op.name(), ": the input's channels must equal "
-           "the filters' in_channels, got input ", image.str(), " (NHWC) and filters ", f.str(), " (HWIO)");
-  TL_CHECK(f[0] != 0 && f[1] != 0, InvalidArgument, ctx.op.name(), ": the filter window must not be empty, got "
-           "filters ", f.str());
-  auto [sh, sw] = window_hw(ctx.op, ctx.attrs, "strides", {1, 1});
-  bool same = same_padding(ctx.op, ctx.attrs);
-  return Shape{image[0], window_dim(image[1], f[0], sh, same).out, window_dim(image[2], f[1], sw, same).out, f[3]};
-}
-
 /// Every input must be a float32 rank-4 tensor.
 void float_rank4(ShapeContext& ctx) {
   for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {

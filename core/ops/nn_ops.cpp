@@ -81,18 +81,7 @@ void conv2d_shape(ShapeContext& ctx) {
     expect_dtype(ctx, i, {DType::float32});
     expect_rank(ctx, i, 4, 4);
   }
-  const Shape& in = ctx.input(0).shape;
-  const Shape& f = ctx.input(1).shape;
-  TL_CHECK(in[3] < 0 || f[2] < 0 || in[3] == f[2], ShapeError,
-           "conv2d: input channels must equal the filters' in_channels, got input ", in.str(),
-           " (NHWC) and filters ", f.str(), " (HWIO)");
-  TL_CHECK(f[0] != 0 && f[1] != 0, InvalidArgument, "conv2d: the filter window must not be empty, got filters ",
-           f.str());
-  auto [sh, sw] = window_hw(ctx.op, ctx.attrs, "strides", {1, 1});
-  bool same = same_padding(ctx.op, ctx.attrs);
-  ctx.output() = TensorMeta{DType::float32,
-                            Shape{in[0], window_dim(in[1], f[0], sh, same).out, window_dim(in[2], f[1], sw, same).out,
-                                  f[3]}};
+  ctx.output() = TensorMeta{DType::float32, conv2d_output(ctx, ctx.input(0).shape, ctx.input(1).shape)};
 }
 
 void conv2d_kernel(KernelContext& ctx) {

@@ -78,6 +78,19 @@ struct WindowPlan {
   WindowDim h, w;
 };
 
+/// conv2d's output shape for an image and HWIO filters (the one rule conv2d and its backprop ops share):
+/// checks the channels and the window, then applies TensorFlow's VALID/SAME output size per spatial dim.
+inline Shape conv2d_output(const ShapeContext& ctx, const Shape& image, const Shape& f) {
+  TL_CHECK(image[3] < 0 || f[2] < 0 || image[3] == f[2], ShapeError, ctx.op.name(),
+           ": input channels must equal the filters' in_channels, got input ", image.str(), " (NHWC) and filters ",
+           f.str(), " (HWIO)");
+  TL_CHECK(f[0] != 0 && f[1] != 0, InvalidArgument, ctx.op.name(), ": the filter window must not be empty, got "
+           "filters ", f.str());
+  auto [sh, sw] = window_hw(ctx.op, ctx.attrs, "strides", {1, 1});
+  bool same = same_padding(ctx.op, ctx.attrs);
+  return Shape{image[0], window_dim(image[1], f[0], sh, same).out, window_dim(image[2], f[1], sw, same).out, f[3]};
+}
+
 /// The plan for an NHWC image of `image` shape (concrete), a kh x kw window and the op's strides / padding.
 inline WindowPlan window_plan(const OpDef& op, const Attrs& attrs, const Shape& image, std::int64_t kh,
                               std::int64_t kw) {
