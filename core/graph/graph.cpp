@@ -13,6 +13,8 @@ std::string_view Node::label() const noexcept {
   switch (kind) {
     case NodeKind::input: return "input";
     case NodeKind::constant: return "const";
+    case NodeKind::variable: return "variable";
+    case NodeKind::assign: return "assign";
     case NodeKind::op: break;
   }
   return op != nullptr ? std::string_view(op->name()) : std::string_view("<no op>");
@@ -61,6 +63,59 @@ std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>
   std::vector<ValueRef> values;
   for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
   return values;
+}
+
+std::vector<ValueRef> Graph::add_op(std::shared_ptr<const OpDef> op, const std::vector<ValueRef>& inputs,
+                                    const Attrs& attrs, std::vector<std::shared_ptr<const Graph>> subgraphs) {
+  TL_CHECK(op != nullptr, InvalidArgument, "graph: add_op got no op");
+  std::vector<ValueRef> values = add_op(*op, inputs, attrs);
+  nodes_.back().owned_op = std::move(op);
+  nodes_.back().subgraphs = std::move(subgraphs);
+  return values;
+}
+
+ValueRef Graph::add_variable(std::shared_ptr<tl::detail::VariableState> variable) {
+  TL_CHECK(variable != nullptr && variable->value.defined(), InvalidArgument, "graph: add_variable got no variable");
+  Node node;
+  node.kind = NodeKind::variable;
+  node.name = variable->name;
+  node.outputs.push_back(variable->value.meta());
+  node.variable = std::move(variable);
+  nodes_.push_back(std::move(node));
+  return {nodes_.size() - 1, 0};
+}
+
+void Graph::add_assign(std::shared_ptr<tl::detail::VariableState> variable, ValueRef value) {
+  TL_CHECK(variable != nullptr && variable->value.defined(), InvalidArgument, "graph: add_assign got no variable");
+  TL_CHECK(contains(value), InvalidArgument, "graph: assign to '", variable->name, "' refers to ", value.str(),
+           ", which is not in the graph (", nodes_.size(), " nodes)");
+  const TensorMeta& got = meta(value);
+  TL_CHECK(got.dtype == variable->value.dtype(), DTypeError, "assign: variable '", variable->name, "' has dtype ",
+           dtype_name(variable->value.dtype()), ", got ", dtype_name(got.dtype));
+  TL_CHECK(got.shape.is_compatible_with(variable->value.shape()), ShapeError, "assign: variable '", variable->name,
+           "' has shape ", variable->value.shape().str(), ", got ", got.shape.str());
+  Node node;
+  node.kind = NodeKind::assign;
+  node.name = variable->name;
+  node.inputs.push_back(value);
+  node.variable = std::move(variable);
+  nodes_.push_back(std::move(node));
+}
+
+namespace {
+std::map<std::string, StructuredOpFactory, std::less<>>& structured_ops() {
+  static std::map<std::string, StructuredOpFactory, std::less<>> factories;
+  return factories;
+}
+}  // namespace
+
+void register_structured_op(const std::string& name, StructuredOpFactory factory) {
+  structured_ops()[name] = std::move(factory);
+}
+
+const StructuredOpFactory* find_structured_op(std::string_view name) {
+  auto it = structured_ops().find(name);
+  return it == structured_ops().end() ? nullptr : &it->second;
 }
 
 std::vector<ValueRef> Graph::add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,

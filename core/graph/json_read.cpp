@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include "graph/detail/format.h"
@@ -66,9 +68,15 @@ Json parse(std::string_view text) {
 }
 
 /// Reads one document into a Graph. `place_` prefixes messages ("node 3 (matmul): ").
+using VariableTable = std::map<std::uint64_t, std::shared_ptr<tl::detail::VariableState>>;
+
 class Reader {
  public:
+  explicit Reader(std::shared_ptr<VariableTable> variables, int depth = 0)
+      : variables_(std::move(variables)), depth_(depth) {}
   Graph read(const Json& doc);
+  /// A graph body, {"nodes": [...], "outputs": [...]}; the top level adds format and version.
+  Graph read_body(const Json& doc);
 
  private:
   template <class... Parts>
@@ -91,8 +99,12 @@ class Reader {
   Tensor read_values(const Json& j, const TensorMeta& meta) const;
   void read_node(const Json& j, std::size_t index);
   void read_op(const Json& j, std::size_t index);
+  void read_variable_node(const Json& j, const std::string& kind, std::size_t index);
+  std::vector<std::shared_ptr<const Graph>> read_subgraphs(const Json& j) const;
 
   Graph graph_;
+  std::shared_ptr<VariableTable> variables_;
+  int depth_ = 0;
   std::string place_;
 };
 
@@ -240,11 +252,57 @@ void Reader::read_node(const Json& j, std::size_t index) {
     check_object(j, "a const node", {"kind", "dtype", "shape", "values"});
     graph_.add_constant(read_values(field(j, "values"), read_meta(j, "constant", false)));
   } else if (kind == "op") {
-    check_object(j, "an op node", {"kind", "op", "inputs", "attrs", "outputs"});
+    check_object(j, "an op node", {"kind", "op", "inputs", "attrs", "outputs", "subgraphs"});
     read_op(j, index);
+  } else if (kind == "variable" || kind == "assign") {
+    read_variable_node(j, kind, index);
   } else {
-    fail("unknown kind '", kind, "' (input, const, op)");
+    fail("unknown kind '", kind, "' (input, const, op, variable, assign)");
   }
+}
+
+void Reader::read_variable_node(const Json& j, const std::string& kind, std::size_t index) {
+  if (kind == "variable") check_object(j, "a variable node", {"kind", "name", "id", "dtype", "shape"});
+  else check_object(j, "an assign node", {"kind", "name", "id", "dtype", "shape", "input"});
+  std::string name = read_string(field(j, "name"), "name");
+  auto id = static_cast<std::uint64_t>(read_int(field(j, "id"), "id", 0, kMaxInt));
+  TensorMeta meta = read_meta(j, "variable", false);
+  // Variables are captured by handle: a loaded graph gets one fresh zero-valued variable per id (shared by its
+  // sub-graphs); the caller assigns real values (e.g. from a checkpoint).
+  auto& state = (*variables_)[id];
+  if (state == nullptr) {
+    state = std::make_shared<tl::detail::VariableState>();
+    state->name = name;
+    state->id = id;
+    state->value = Tensor::empty(meta.dtype, meta.shape);
+  } else if (!(state->value.meta() == meta)) {
+    fail("variable id ", id, " appears as ", meta_str(state->value.meta()), " and as ", meta_str(meta));
+  }
+  if (kind == "variable") {
+    graph_.add_variable(state);
+    return;
+  }
+  ValueRef ref = read_ref(field(j, "input"), "input");
+  if (ref.node >= index || !graph_.contains(ref)) fail("input refers to ", ref.str(), ", which is not an earlier value");
+  try {
+    graph_.add_assign(state, ref);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+}
+
+std::vector<std::shared_ptr<const Graph>> Reader::read_subgraphs(const Json& j) const {
+  if (!j.is_array()) fail("subgraphs must be an array of graph bodies, got ", brief(j));
+  std::vector<std::shared_ptr<const Graph>> subgraphs;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    Reader nested(variables_, depth_ + 1);
+    try {
+      subgraphs.push_back(std::make_shared<const Graph>(nested.read_body(j[i])));
+    } catch (const InvalidArgument& e) {
+      fail("subgraph ", i, ": ", std::string(e.what()).substr(std::string("graph JSON: ").size()));
+    }
+  }
+  return subgraphs;
 }
 
 std::vector<ValueRef> Reader::read_op_inputs(const Json& j, std::size_t index) const {
@@ -266,6 +324,20 @@ std::vector<ValueRef> Reader::read_op_inputs(const Json& j, std::size_t index) c
 
 void Reader::read_op(const Json& j, std::size_t index) {
   std::string name = read_string(field(j, "op"), "op");
+  if (j.contains("subgraphs")) {
+    const StructuredOpFactory* factory = find_structured_op(name);
+    if (factory == nullptr) fail("unknown structured op '", name, "'");
+    place_ = tl::detail::cat("node ", index, " (", name, "): ");
+    std::vector<ValueRef> inputs = read_op_inputs(field(j, "inputs"), index);
+    Attrs attrs = j.contains("attrs") ? read_attrs(j["attrs"]) : Attrs();
+    auto subgraphs = read_subgraphs(j["subgraphs"]);
+    try {
+      graph_.add_op((*factory)(attrs, subgraphs), inputs, attrs, subgraphs);
+    } catch (const Error& e) {
+      fail("shape rule: ", e.what());
+    }
+    return;
+  }
   const OpDef* op = OpRegistry::global().find(name);
   if (op == nullptr) {
     place_.clear();
@@ -298,6 +370,11 @@ Graph Reader::read(const Json& doc) {
   std::int64_t version = read_int(field(doc, "version"), "version", kMinInt, kMaxInt);
   if (version != detail::kFormatVersion)
     fail("unsupported version ", version, " (this build reads version ", detail::kFormatVersion, ")");
+  return read_body(doc);
+}
+
+Graph Reader::read_body(const Json& doc) {
+  if (depth_ > 0) check_object(doc, "a subgraph", {"nodes", "outputs"});
   const Json& nodes = field(doc, "nodes");
   if (!nodes.is_array()) fail("nodes must be an array, got ", brief(nodes));
   for (std::size_t i = 0; i < nodes.size(); ++i) read_node(nodes[i], i);
@@ -320,7 +397,7 @@ Graph Reader::read(const Json& doc) {
 Graph Graph::from_json(std::string_view text) {
   Json doc = parse(text);
   try {
-    return Reader().read(doc);
+    return Reader(std::make_shared<VariableTable>()).read(doc);
   } catch (const nlohmann::json::exception& e) {  // a safety net: the reader checks types before reading
     throw InvalidArgument(std::string("graph JSON: ") + e.what());
   }

@@ -67,9 +67,16 @@ Json values_json(const Tensor& value) {
   return values;
 }
 
+Json body_json(const Graph& graph);
+
 Json node_json(const Node& node) {
   Json out{{"kind", node.kind == NodeKind::op ? "op" : std::string(node.label())}};
-  if (node.kind == NodeKind::input) {
+  if (node.kind == NodeKind::variable || node.kind == NodeKind::assign) {
+    out["name"] = node.name;
+    out["id"] = node.variable->id;
+    out.update(meta_json(node.variable->value.meta()));
+    if (node.kind == NodeKind::assign) out["input"] = ref_json(node.inputs.at(0));
+  } else if (node.kind == NodeKind::input) {
     out["name"] = node.name;
     out.update(meta_json(node.outputs.at(0)));
   } else if (node.kind == NodeKind::constant) {
@@ -83,8 +90,20 @@ Json node_json(const Node& node) {
     for (const auto& [name, value] : node.attrs.entries()) out["attrs"][name] = std::visit(AttrJson{}, value);
     out["outputs"] = Json::array();
     for (const auto& meta : node.outputs) out["outputs"].push_back(meta_json(meta));
+    if (!node.subgraphs.empty()) {
+      out["subgraphs"] = Json::array();
+      for (const auto& sub : node.subgraphs) out["subgraphs"].push_back(body_json(*sub));
+    }
   }
   return out;
+}
+
+/// A sub-graph: {"nodes": [...], "outputs": [...]}.
+Json body_json(const Graph& graph) {
+  Json body{{"nodes", Json::array()}, {"outputs", Json::array()}};
+  for (const auto& node : graph.nodes()) body["nodes"].push_back(node_json(node));
+  for (const auto& ref : graph.outputs()) body["outputs"].push_back(ref_json(ref));
+  return body;
 }
 
 }  // namespace

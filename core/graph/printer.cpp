@@ -81,14 +81,37 @@ void write_result_names(std::ostream& out, std::size_t index, const Node& node) 
     out << (i ? ", " : "") << '%' << index << '#' << i << ": " << meta_str(node.outputs[i]);
 }
 
-void write_node(std::ostream& out, std::size_t index, const Node& node) {
-  out << "  ";
+void write_node(std::ostream& out, std::size_t index, const Node& node, const std::string& indent);
+
+/// A structured op's sub-graphs, each indented under its line and numbered: "    {0} graph(...) { ... }".
+void write_subgraphs(std::ostream& out, const Node& node, const std::string& indent) {
+  for (std::size_t i = 0; i < node.subgraphs.size(); ++i) {
+    std::string text = node.subgraphs[i]->str();
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    out << '\n' << indent << "  {" << i << "} ";
+    for (char c : text) {
+      out << c;
+      if (c == '\n') out << indent << "  ";
+    }
+  }
+}
+
+void write_node(std::ostream& out, std::size_t index, const Node& node, const std::string& indent) {
+  out << indent;
+  if (node.kind == NodeKind::assign) {
+    out << "assign " << detail::quoted(node.name) << ", " << node.inputs[0].str();
+    return;
+  }
   write_result_names(out, index, node);
   out << " = ";
   if (node.kind == NodeKind::constant) return write_constant(out, node.value);
+  if (node.kind == NodeKind::variable) {
+    out << "variable " << detail::quoted(node.name);
+    return;
+  }
   out << node.label();
   for (std::size_t i = 0; i < node.inputs.size(); ++i) out << (i ? ", " : " ") << node.inputs[i].str();
-  if (node.attrs.empty()) return;
+  if (node.attrs.empty()) return write_subgraphs(out, node, indent);
   out << " {";
   for (std::size_t i = 0; i < node.attrs.entries().size(); ++i) {
     const auto& entry = node.attrs.entries()[i];
@@ -96,6 +119,7 @@ void write_node(std::ostream& out, std::size_t index, const Node& node) {
     std::visit(AttrText{out}, entry.second);
   }
   out << '}';
+  write_subgraphs(out, node, indent);
 }
 
 }  // namespace
@@ -114,7 +138,7 @@ std::string Graph::str() const {
   out << ") {\n";
   for (std::size_t i = 0; i < nodes_.size(); ++i)
     if (nodes_[i].kind != NodeKind::input) {
-      write_node(out, i, nodes_[i]);
+      write_node(out, i, nodes_[i], "  ");
       out << '\n';
     }
   out << "  return";

@@ -10,6 +10,27 @@ std::string where(std::size_t index, const Node& node) {
   return tl::detail::cat("graph: node ", index, " (", node.label(), "): ");
 }
 
+void verify_variable_node(std::size_t index, const Node& node, const std::vector<Node>& nodes) {
+  TL_CHECK(node.variable != nullptr && node.variable->value.defined() && node.op == nullptr && node.attrs.empty(),
+           InvalidArgument, where(index, node), "must capture a variable and have no op or attributes");
+  const TensorMeta& var = node.variable->value.meta();
+  if (node.kind == NodeKind::variable) {
+    TL_CHECK(node.inputs.empty() && node.outputs.size() == 1, InvalidArgument, where(index, node),
+             "a variable read has no inputs and 1 output");
+    TL_CHECK(node.outputs[0] == var, InvalidArgument, where(index, node), "stored meta ", meta_str(node.outputs[0]),
+             " differs from the variable's ", meta_str(var));
+    return;
+  }
+  TL_CHECK(node.inputs.size() == 1 && node.outputs.empty(), InvalidArgument, where(index, node),
+           "an assign has 1 input and no outputs");
+  const ValueRef& ref = node.inputs[0];
+  TL_CHECK(ref.node < index && ref.output < nodes[ref.node].outputs.size(), InvalidArgument, where(index, node),
+           "input refers to ", ref.str(), ", which is not an earlier value");
+  const TensorMeta& got = nodes[ref.node].outputs[ref.output];
+  TL_CHECK(got.dtype == var.dtype && got.shape.is_compatible_with(var.shape), InvalidArgument, where(index, node),
+           "assigns ", meta_str(got), " to a variable of ", meta_str(var));
+}
+
 void verify_leaf(std::size_t index, const Node& node) {
   TL_CHECK(node.op == nullptr && node.inputs.empty() && node.attrs.empty(), InvalidArgument, where(index, node),
            "an ", node.label(), " node must have no op, inputs or attributes");
@@ -30,6 +51,8 @@ void verify_leaf(std::size_t index, const Node& node) {
 
 void Graph::verify_node(std::size_t index) const {
   const Node& node = nodes_[index];
+  if (node.kind == NodeKind::variable || node.kind == NodeKind::assign)
+    return verify_variable_node(index, node, nodes_);
   if (node.kind != NodeKind::op) return verify_leaf(index, node);
   TL_CHECK(node.op != nullptr, InvalidArgument, where(index, node), "an op node must have an op");
   for (std::size_t i = 0; i < node.inputs.size(); ++i) {

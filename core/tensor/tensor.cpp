@@ -1,5 +1,6 @@
 #include "tracelab/tensor/tensor.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -8,7 +9,14 @@
 namespace tl {
 namespace detail {
 
+namespace {
+std::atomic<std::uint64_t> allocation_counter{0};
+}  // namespace
+
+std::uint64_t buffer_allocations() noexcept { return allocation_counter.load(std::memory_order_relaxed); }
+
 std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
+  allocation_counter.fetch_add(1, std::memory_order_relaxed);
   constexpr std::size_t alignment = 64;
   TL_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - alignment, OutOfMemory, "cannot allocate ", bytes,
            " bytes");

@@ -10,17 +10,10 @@
 #include <string>
 
 #include "tracelab/tensor/tensor.h"
+#include "tracelab/tensor/variable_state.h"
 
 namespace tl {
 
-namespace detail {
-struct VariableState {
-  std::string name;
-  std::uint64_t id = 0;
-  bool trainable = true;
-  Tensor value;
-};
-}  // namespace detail
 
 /// A handle to mutable state; copies share it (like Python references to a tf.Variable).
 class Variable {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "tracelab/base/attrs.h"
 #include "tracelab/registry/op_def.h"
 #include "tracelab/tensor/tensor.h"
+#include "tracelab/tensor/variable_state.h"
 
 namespace tl::graph {
 
@@ -35,8 +37,12 @@ struct ValueRef {
 enum class NodeKind : std::uint8_t {
   input,     ///< a function argument: a name and a meta whose dims may be -1 (unknown)
   constant,  ///< a concrete tensor baked into the graph
-  op,        ///< an op from the registry applied to earlier values
+  op,        ///< an op applied to earlier values (from the registry, or a structured op owning sub-graphs)
+  variable,  ///< reads a captured Variable (by handle) at this point of the schedule; one output
+  assign,    ///< writes its one input into a captured Variable, in place; no outputs, never pruned
 };
+
+class Graph;
 
 /// One node. Its outputs' metas are in `outputs` (inputs and constants have exactly one).
 struct Node {
@@ -47,6 +53,9 @@ struct Node {
   std::vector<ValueRef> inputs;        ///< ops: the operands, all produced by earlier nodes
   Attrs attrs;                         ///< ops: the attributes
   std::vector<TensorMeta> outputs;     ///< the meta of each output
+  std::shared_ptr<tl::detail::VariableState> variable;  ///< variable/assign nodes: the captured handle
+  std::shared_ptr<const OpDef> owned_op;               ///< structured ops (cond, while): keeps `op` alive
+  std::vector<std::shared_ptr<const Graph>> subgraphs;  ///< structured ops: branch / cond / body graphs
 
   /// "input", "const" or the op's name.
   std::string_view label() const noexcept;
@@ -67,6 +76,13 @@ class Graph {
   /// The same with the op looked up in OpRegistry::global() by name.
   std::vector<ValueRef> add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
                                const Attrs& attrs = {});
+  /// Adds a structured op (control flow): `op` is not in the registry, the node owns it and its sub-graphs.
+  std::vector<ValueRef> add_op(std::shared_ptr<const OpDef> op, const std::vector<ValueRef>& inputs,
+                               const Attrs& attrs, std::vector<std::shared_ptr<const Graph>> subgraphs);
+  /// Adds a read of a captured variable; its value is the variable's value when the node runs.
+  ValueRef add_variable(std::shared_ptr<tl::detail::VariableState> variable);
+  /// Adds an assignment of `value` to a captured variable (dtype and shape must match the variable's).
+  void add_assign(std::shared_ptr<tl::detail::VariableState> variable, ValueRef value);
   /// Sets the returned values (each must exist; InvalidArgument otherwise, leaving the old outputs).
   void set_outputs(std::vector<ValueRef> outputs);
 
@@ -110,6 +126,15 @@ class Graph {
   std::vector<Node> nodes_;
   std::vector<ValueRef> outputs_;
 };
+
+/// Rebuilds a structured op (cond, while_loop) from its attributes and sub-graphs when a graph is loaded from
+/// JSON. The tracing layer registers one factory per structured op name.
+using StructuredOpFactory = std::function<std::shared_ptr<const OpDef>(
+    const Attrs& attrs, const std::vector<std::shared_ptr<const Graph>>& subgraphs)>;
+/// Registers (or replaces) the factory for structured op `name`.
+void register_structured_op(const std::string& name, StructuredOpFactory factory);
+/// The factory for `name`, or nullptr.
+const StructuredOpFactory* find_structured_op(std::string_view name);
 
 }  // namespace tl::graph
 

@@ -28,6 +28,7 @@ inline constexpr std::uint32_t commutative = 1u << 1;       ///< f(a, b) == f(b,
 inline constexpr std::uint32_t stateful = 1u << 2;          ///< reads or writes state beyond its inputs
 inline constexpr std::uint32_t side_effects = 1u << 3;      ///< must run even if nothing uses its output
 inline constexpr std::uint32_t not_differentiable = 1u << 4;  ///< has no gradient (argmax, comparisons, casts to int)
+inline constexpr std::uint32_t dynamic_outputs = 1u << 5;  ///< the kernel allocates its outputs (shapes known at run time)
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.

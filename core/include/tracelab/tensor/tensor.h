@@ -51,6 +51,9 @@ class Buffer {
   std::size_t bytes_;
 };
 
+/// How many tensor buffers this process has allocated so far (benchmarks and tests count allocations per call).
+std::uint64_t buffer_allocations() noexcept;
+
 /// Opaque handle of a symbolic value (a graph node output); defined by the tracing layer.
 struct Symbol;
 
