@@ -118,6 +118,7 @@ std::map<std::string, std::vector<OpSample>> build() {
     s["max_pool2d_grad"].push_back({{x2, y2, uniform({2, 3, 3, 1})}, valid});
     s["max_pool2d_grad_grad"].push_back({{x2, y2, uniform({2, 4, 4, 1})}, valid});
   }
+  s["print"] = {{{uniform({2}), ints({3})}, {{"template", std::string("sample print: {} and {}")}}}, {{}, {{"template", std::string("{{no tensors}")}}}};
   s["avg_pool2d_grad"] = {
       {{uniform({2, 3, 3, 3})},
        {{"input_sizes", Ints{2, 5, 5, 3}}, {"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},

@@ -120,11 +120,10 @@ Tensor result_for(const Tensor* grad, const Tensor& source, UnconnectedGradients
 
 }  // namespace
 
-void notify_variable_read(const Variable& variable) {
+void notify_variable_read(const Variable& variable, const Tensor& value) {
   for (OpObserver* observer : active_observers()) {
     auto* state = dynamic_cast<TapeState*>(observer);
     if (!state || state->paused || !state->watch_accessed_variables || !variable.trainable()) continue;
-    const Tensor& value = variable.state()->value;
     state->watch(value);
     std::pair<Variable, const TensorImpl*> read{variable, value.impl_ptr().get()};
     if (std::find(state->variable_reads.begin(), state->variable_reads.end(), read) == state->variable_reads.end())
@@ -167,8 +166,9 @@ void GradientTape::watch(const Tensor& tensor) {
 }
 
 void GradientTape::watch(const Variable& variable) {
-  watch(variable.state()->value);
-  std::pair<Variable, const detail::TensorImpl*> read{variable, variable.state()->value.impl_ptr().get()};
+  Tensor value = variable.value();
+  watch(value);
+  std::pair<Variable, const detail::TensorImpl*> read{variable, value.impl_ptr().get()};
   auto& reads = state_->variable_reads;
   if (std::find(reads.begin(), reads.end(), read) == reads.end()) reads.push_back(read);
 }

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "tracelab/autodiff/tape.h"
+#include "tracelab/eager/execute.h"
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/math.h"
 
@@ -20,6 +21,8 @@ Tensor strengthen(const Tensor& value, DType dtype) {
   return value.is_weak() ? cast(value, dtype) : value;
 }
 
+int rank_of(const Variable& variable) { return variable.shape().rank(); }
+
 }  // namespace
 
 Variable::Variable(const Tensor& initial, std::string name, bool trainable)
@@ -30,13 +33,27 @@ Variable::Variable(const Tensor& initial, std::string name, bool trainable)
   state_->name = std::move(name);
   state_->id = next_variable_id();
   state_->trainable = trainable;
+  if (OpInterceptor* tracer = detail::active_interceptor()) tracer->on_variable_created(*state_);
   detail::PauseRecording pause;
+  detail::SuspendInterception eager;  // the initial value is concrete, even inside a trace
   state_->value = initial.is_weak() ? strengthen(initial, initial.dtype()) : initial;
 }
 
-Tensor Variable::read() const {
-  detail::notify_variable_read(*this);
+Variable Variable::from_state(std::shared_ptr<detail::VariableState> state) {
+  TL_CHECK(state != nullptr && state->value.defined(), InvalidArgument, "Variable: no state");
+  Variable variable(std::move(state));
+  return variable;
+}
+
+Tensor Variable::value() const {
+  if (OpInterceptor* tracer = detail::active_interceptor()) return tracer->read_variable(state_);
   return state_->value;
+}
+
+Tensor Variable::read() const {
+  Tensor value = this->value();
+  detail::notify_variable_read(*this, value);
+  return value;
 }
 
 void Variable::assign(const Tensor& value) {
@@ -45,8 +62,10 @@ void Variable::assign(const Tensor& value) {
   Tensor next = value.is_weak() ? strengthen(value, dtype()) : value;
   TL_CHECK(next.dtype() == dtype(), DTypeError, "assign: variable '", name(), "' has dtype ", dtype_name(dtype()),
            ", got ", dtype_name(next.dtype()));
-  TL_CHECK(next.shape() == shape(), ShapeError, "assign: variable '", name(), "' has shape ", shape().str(),
-           ", got ", next.shape().str());
+  bool fits = next.is_symbolic() ? next.shape().is_compatible_with(shape()) : next.shape() == shape();
+  TL_CHECK(fits, ShapeError, "assign: variable '", name(), "' has shape ", shape().str(), ", got ",
+           next.shape().str());
+  if (OpInterceptor* tracer = detail::active_interceptor()) return tracer->assign_variable(state_, next);
   state_->value = next;
 }
 
@@ -54,9 +73,9 @@ void Variable::assign_add(const Tensor& delta) {
   Tensor sum;
   {
     detail::PauseRecording pause;
-    sum = add(state_->value, delta);
+    sum = add(value(), delta);
   }
-  TL_CHECK(sum.shape() == shape(), ShapeError, "assign_add: variable '", name(), "' has shape ", shape().str(),
+  TL_CHECK(sum.shape().is_compatible_with(shape()) && sum.rank() == rank_of(*this), ShapeError, "assign_add: variable '", name(), "' has shape ", shape().str(),
            ", the update ", delta.shape().str(), " would make it ", sum.shape().str());
   assign(sum);
 }
@@ -65,16 +84,16 @@ void Variable::assign_sub(const Tensor& delta) {
   Tensor difference;
   {
     detail::PauseRecording pause;
-    difference = sub(state_->value, delta);
+    difference = sub(value(), delta);
   }
-  TL_CHECK(difference.shape() == shape(), ShapeError, "assign_sub: variable '", name(), "' has shape ",
+  TL_CHECK(difference.shape().is_compatible_with(shape()) && difference.rank() == rank_of(*this), ShapeError, "assign_sub: variable '", name(), "' has shape ",
            shape().str(), ", the update ", delta.shape().str(), " would make it ", difference.shape().str());
   assign(difference);
 }
 
 std::string Variable::str() const {
   return "<tl.Variable '" + name() + "' shape=" + shape().str() + " dtype=" + std::string(dtype_name(dtype())) +
-         ", values=" + state_->value.values_str() + ">";
+         ", values=" + (state_->value.defined() ? state_->value.values_str() : std::string("?")) + ">";
 }
 
 std::ostream& operator<<(std::ostream& out, const Variable& variable) { return out << variable.str(); }

@@ -68,6 +68,12 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
     TL_CHECK(inputs[i].defined(), InvalidArgument, op.name(), ": input ", i, " is an empty Tensor handle");
   std::vector<Tensor> aligned;
   if (align_dtypes(op, inputs, aligned)) inputs = aligned;
+  auto& observers = detail::active_observers();
+  if (OpInterceptor* interceptor = detail::active_interceptor()) {  // tracing: add a node instead of computing
+    interceptor->execute(op, inputs, attrs, outputs);
+    for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs);
+    return;
+  }
 
   // Metas live in a small inline array unless there are many inputs (no heap use on the common path).
   std::array<const TensorMeta*, kInline> inline_metas{};
@@ -76,7 +82,8 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
                                      inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     TL_CHECK(!inputs[i].is_symbolic(), InvalidArgument, op.name(), ": input ", i,
-             " is a symbolic tensor outside of the function being traced");
+             " is a symbolic tensor, but no function is being traced: it leaked out of a trace (e.g. stored in a "
+             "variable outside the traced callable); return tensors from the function instead");
     metas[i] = &inputs[i].meta();
   }
 
@@ -89,15 +96,24 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
   std::array<Tensor, kInline> inline_results;
   std::vector<Tensor> heap_results(outputs.size() > kInline ? outputs.size() : 0);
   std::span<Tensor> results(outputs.size() > kInline ? heap_results.data() : inline_results.data(), outputs.size());
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
+  const bool dynamic = op.has(trait::dynamic_outputs);  // the kernel allocates its own outputs
+  for (std::size_t i = 0; i < outputs.size() && !dynamic; ++i) {
     TL_CHECK(out_metas[i].shape.is_fully_defined(), ShapeError, op.name(), ": output ", i, " has unknown dims ",
              out_metas[i].shape.str(), " in eager mode");
     results[i] = Tensor::empty(out_metas[i].dtype, out_metas[i].shape);
   }
   op.run(inputs, attrs, results);
+  for (std::size_t i = 0; i < outputs.size() && dynamic; ++i)
+    TL_CHECK(results[i].defined() && !results[i].is_symbolic() && results[i].dtype() == out_metas[i].dtype &&
+                 results[i].shape().is_compatible_with(out_metas[i].shape),
+             InvalidArgument, op.name(), ": the kernel produced no valid output ", i, " for ", meta_str(out_metas[i]));
   std::move(results.begin(), results.end(), outputs.begin());
-  auto& observers = detail::active_observers();
   for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs);
+}
+
+OpInterceptor*& detail::active_interceptor() {
+  thread_local OpInterceptor* interceptor = nullptr;
+  return interceptor;
 }
 
 std::vector<OpObserver*>& detail::active_observers() {

@@ -103,7 +103,7 @@ void write_node(std::ostream& out, std::size_t index, const Node& node, const st
     return;
   }
   write_result_names(out, index, node);
-  out << " = ";
+  if (!node.outputs.empty()) out << " = ";
   if (node.kind == NodeKind::constant) return write_constant(out, node.value);
   if (node.kind == NodeKind::variable) {
     out << "variable " << detail::quoted(node.name);

@@ -12,6 +12,7 @@ OpRegistry& OpRegistry::global() {
     detail::register_reduce_ops(*r);
     detail::register_array_ops(*r);
     detail::register_nn_ops(*r);
+    detail::register_io_ops(*r);
     return r;
   }();
   return *registry;

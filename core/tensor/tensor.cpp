@@ -84,8 +84,9 @@ const detail::TensorImpl& Tensor::impl() const {
 
 const void* Tensor::raw_data(DType expected, const char* what) const {
   const auto& self = impl();
-  TL_CHECK(self.symbol == nullptr, InvalidArgument, what, ": a symbolic tensor ", self.meta.shape.str(),
-           " has no values while tracing");
+  TL_CHECK(self.symbol == nullptr, OperatorNotAllowedInGraph, what, ": a symbolic tensor ", meta_str(self.meta),
+           " has no values while a function is being traced; compute with ops (use tl::cond / tl::while_loop for "
+           "decisions and tl::print to see values when the graph runs)");
   TL_CHECK(self.meta.dtype == expected, DTypeError, what, ": tensor has dtype ", dtype_name(self.meta.dtype),
            ", requested ", dtype_name(expected));
   return self.buffer->data();
@@ -94,8 +95,10 @@ const void* Tensor::raw_data(DType expected, const char* what) const {
 Tensor::operator bool() const {
   TL_CHECK(defined(), InvalidArgument,
            "the truth value of an empty Tensor handle (default-constructed) is not defined");
-  TL_CHECK(!is_symbolic(), InvalidArgument,
-           "the truth value of a symbolic tensor is not known while tracing; use tl::cond or tl::while_loop");
+  TL_CHECK(!is_symbolic(), OperatorNotAllowedInGraph, "using a symbolic tensor ", meta_str(meta()),
+           " as a C++ bool is not allowed while a function is being traced: its value is only known when the graph "
+           "runs; use tl::cond(pred, true_fn, false_fn) or tl::while_loop(cond_fn, body_fn, loop_vars) instead of "
+           "if / while");
   TL_CHECK(num_elements() == 1, InvalidArgument, "the truth value of a tensor with shape ", shape().str(),
            " is ambiguous; reduce it first");
   return item<float>() != 0;

@@ -11,5 +11,6 @@ void register_reduce_ops(OpRegistry& registry);     // reduce_ops.cpp: reduce_*,
 void register_array_ops(OpRegistry& registry);      // array_ops.cpp: reshape, transpose, concat, gather, cast, ...
 void register_nn_ops(OpRegistry& registry);         // nn_ops.cpp: softmax, log_softmax, conv2d, pooling;
                                                     // nn_grad_ops.cpp: their backprop ops
+void register_io_ops(OpRegistry& registry);         // io_ops.cpp: print
 
 }  // namespace tl::detail

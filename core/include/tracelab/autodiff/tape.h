@@ -66,7 +66,7 @@ class GradientTape {
 
 namespace detail {
 /// Called by Variable::read(): lets active tapes watch trainable variables.
-void notify_variable_read(const Variable& variable);
+void notify_variable_read(const Variable& variable, const Tensor& value);
 /// While alive, no tape on this thread records (used for variable assignments, which are not differentiable).
 class PauseRecording {
  public:

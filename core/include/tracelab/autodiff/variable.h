@@ -28,8 +28,11 @@ class Variable {
   DType dtype() const noexcept { return state_->value.dtype(); }
   const Shape& shape() const noexcept { return state_->value.shape(); }
 
-  /// The current value. Active gradient tapes watch it when the variable is trainable.
+  /// The current value. Active gradient tapes watch it when the variable is trainable. Inside a traced
+  /// function it is the symbolic value the variable has at that point of the graph.
   Tensor read() const;
+  /// The current value without notifying tapes (for bookkeeping such as optimizers' slot updates).
+  Tensor value() const;
   /// Implicit read, so a Variable can be passed wherever a Tensor is expected.
   operator Tensor() const { return read(); }  // NOLINT(google-explicit-constructor)
 
@@ -45,8 +48,11 @@ class Variable {
   friend bool operator==(const Variable& a, const Variable& b) noexcept { return a.state_ == b.state_; }
 
   const std::shared_ptr<detail::VariableState>& state() const noexcept { return state_; }
+  /// A handle to existing state (a graph node's captured variable, for example).
+  static Variable from_state(std::shared_ptr<detail::VariableState> state);
 
  private:
+  explicit Variable(std::shared_ptr<detail::VariableState> state) : state_(std::move(state)) {}
   std::shared_ptr<detail::VariableState> state_;
 };
 

@@ -49,6 +49,14 @@ class OutOfMemory : public Error {
   const char* kind() const noexcept override { return "OutOfMemory"; }
 };
 
+/// A C++ operation that needs a value (`if (t)`, `t.item()`, `t.data()`) applied to a symbolic tensor while a
+/// function is being traced — TensorFlow's OperatorNotAllowedInGraphError. Use tl::cond / tl::while_loop.
+class OperatorNotAllowedInGraph : public Error {
+ public:
+  using Error::Error;
+  const char* kind() const noexcept override { return "OperatorNotAllowedInGraphError"; }
+};
+
 namespace detail {
 
 /// Concatenates any streamable parts into one string: cat("got ", shape, " and ", 3).

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
+#include <utility>
 #include <span>
 #include <vector>
 
 #include "tracelab/registry/registry.h"
+#include "tracelab/tensor/variable_state.h"
 
 namespace tl {
 
@@ -23,9 +26,41 @@ class OpObserver {
                            std::span<const Tensor> outputs) = 0;
 };
 
+/// Takes over op execution while a function is being traced: instead of computing, the tracer adds a graph
+/// node and returns symbolic outputs. It also sees variable reads, assignments and creations, so a traced
+/// function captures variables by handle. Installed by the tracing layer (function/); at most one is active.
+class OpInterceptor {
+ public:
+  virtual ~OpInterceptor() = default;
+  /// Records `op` on `inputs` (weak scalars already aligned) and fills `outputs` with symbolic tensors.
+  virtual void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
+                       std::span<Tensor> outputs) = 0;
+  /// The value a read of `variable` has at this point of the traced function.
+  virtual Tensor read_variable(const std::shared_ptr<detail::VariableState>& variable) = 0;
+  /// Records `variable = value` (dtype and shape already checked).
+  virtual void assign_variable(const std::shared_ptr<detail::VariableState>& variable, const Tensor& value) = 0;
+  /// Called when a Variable is created while tracing; throws when the function does not allow it.
+  virtual void on_variable_created(const detail::VariableState& variable) = 0;
+};
+
 namespace detail {
 /// The observers active on this thread, innermost last. Managed by the autodiff layer.
 std::vector<OpObserver*>& active_observers();
+/// The interceptor active on this thread (nullptr when ops run eagerly). Managed by the tracing layer.
+OpInterceptor*& active_interceptor();
+
+/// While alive, ops on this thread run eagerly even inside a trace (for concrete bookkeeping such as a
+/// variable's initial value).
+class SuspendInterception {
+ public:
+  SuspendInterception() : saved_(std::exchange(active_interceptor(), nullptr)) {}
+  ~SuspendInterception() { active_interceptor() = saved_; }
+  SuspendInterception(const SuspendInterception&) = delete;
+  SuspendInterception& operator=(const SuspendInterception&) = delete;
+
+ private:
+  OpInterceptor* saved_;
+};
 }  // namespace detail
 
 /// Runs `op` on `inputs` with `attrs`, writing `op.num_outputs()` results into `outputs`.

@@ -172,7 +172,10 @@ std::vector<T> Tensor::to_vector() const {
 
 template <class T>
 T Tensor::item() const {
-  TL_CHECK(defined() && !is_symbolic() && num_elements() == 1, InvalidArgument,
+  TL_CHECK(!defined() || !is_symbolic(), OperatorNotAllowedInGraph, "item: a symbolic tensor ", meta_str(meta()),
+           " has no value while a function is being traced; use tl::cond / tl::while_loop for decisions and "
+           "tl::print to see values when the graph runs");
+  TL_CHECK(defined() && num_elements() == 1, InvalidArgument,
            "item: expected a concrete tensor with exactly one element, got ",
            defined() ? shape().str() : std::string("an empty handle"));
   return to_vector<T>()[0];
