@@ -126,6 +126,19 @@ std::map<std::string, std::vector<OpSample>> build() {
        {{"input_sizes", Ints{-1, 5, 7, -1}}, {"ksize", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
       {{uniform({1, 2, 2, 1})},
        {{"input_sizes", Ints{1, 4, 4, 1}}, {"ksize", Ints{3, 3}}, {"strides", Ints{1, 1}}, {"padding", std::string("VALID")}}}};
+  // The optimizer's fused ops (core/ops/fused_ops.cpp): every activation and transpose, bias shapes, and
+  // programs with broadcasting and an input read twice.
+  s["fused_matmul"] = {{{uniform({2, 3}), uniform({3, 4}), uniform({4})}, {{"activation", std::string("relu")}}},
+                       {{uniform({2, 3, 4}), uniform({5, 4}), uniform({})},
+                        {{"transpose_b", true}, {"activation", std::string("tanh")}}},
+                       {{uniform({4, 2}), uniform({4, 3}), uniform({1})},
+                        {{"transpose_a", true}, {"activation", std::string("sigmoid")}}},
+                       {{uniform({3, 2}), uniform({2, 3}), uniform({2})},
+                        {{"transpose_a", true}, {"transpose_b", true}}}};
+  s["fused_elementwise"] = {{{uniform({2, 3}), uniform({3}), uniform({2, 3})},
+                             {{"program", std::string("mul %0 %1; add %r0 %2; tanh %r1")}}},
+                            {{uniform({2, 3}), uniform({})},
+                             {{"program", std::string("sub %0 %1; square %r0; mul %r1 %0; sigmoid %r2")}}}};
   return s;
 }
 

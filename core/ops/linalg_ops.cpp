@@ -1,5 +1,6 @@
 // Linear algebra ops: matmul (batched, broadcasting, optional transposes) on Eigen row-major maps.
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,7 +81,10 @@ void matmul_kernel(KernelContext& ctx) {
   const Tensor& out = ctx.output();
   std::int64_t ra = a.shape().dim(-2), ca = a.shape().dim(-1), rb = b.shape().dim(-2), cb = b.shape().dim(-1);
   std::int64_t m = out.shape().dim(-2), n = out.shape().dim(-1), k = ta ? ra : ca;
-  if (m == 0 || n == 0 || k == 0) return;  // the zero-filled output is already the answer
+  if (m == 0 || n == 0 || k == 0) {  // an empty product: zeros (the output may be a reused buffer)
+    if (out.num_elements() > 0) std::fill_n(out.mutable_data<float>(), out.num_elements(), 0.f);
+    return;
+  }
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* po = out.mutable_data<float>();

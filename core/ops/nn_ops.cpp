@@ -129,7 +129,7 @@ float max_nan(float a, float b) { return (b > a || std::isnan(b)) ? b : a; }
 template <bool Max>
 void pool_window(const WindowPlan& p, const float* image, std::pair<I64, I64> ys, std::pair<I64, I64> xs,
                  VectorMap acc) {
-  if (Max) acc.setConstant(-std::numeric_limits<float>::infinity());
+  acc.setConstant(Max ? -std::numeric_limits<float>::infinity() : 0.f);  // outputs may be reused buffers
   for (I64 iy = ys.first; iy < ys.second; ++iy)
     for (I64 ix = xs.first; ix < xs.second; ++ix) {
       ConstVectorMap cell(image + (iy * p.in_w + ix) * p.channels, p.channels);

@@ -13,6 +13,7 @@ OpRegistry& OpRegistry::global() {
     detail::register_array_ops(*r);
     detail::register_nn_ops(*r);
     detail::register_io_ops(*r);
+    detail::register_fused_ops(*r);
     return r;
   }();
   return *registry;

@@ -12,5 +12,6 @@ void register_array_ops(OpRegistry& registry);      // array_ops.cpp: reshape, t
 void register_nn_ops(OpRegistry& registry);         // nn_ops.cpp: softmax, log_softmax, conv2d, pooling;
                                                     // nn_grad_ops.cpp: their backprop ops
 void register_io_ops(OpRegistry& registry);         // io_ops.cpp: print
+void register_fused_ops(OpRegistry& registry);      // fused_ops.cpp: fused_matmul, fused_elementwise (optimizer)
 
 }  // namespace tl::detail

@@ -1,0 +1,216 @@
+// tl::while_loop: eagerly, a C++ loop; traced, a `while_loop` node with the cond and body as sub-graphs.
+// Its gradient is a `while_grad` node that re-runs the loop under a tape when the graph runs (so any trip
+// count works; the forward loop runs twice, and there is no second-order gradient through it).
+#include "function/detail/subgraph.h"
+#include "tracelab/autodiff/tape.h"
+#include "tracelab/function/control_flow.h"
+#include "tracelab/ops/array.h"
+#include "tracelab/ops/math.h"
+#include "tracelab/ops/reduce.h"
+#include "tracelab/registry/op_def.h"
+
+namespace tl::detail {
+
+std::shared_ptr<const OpDef> make_while_op(std::shared_ptr<const graph::Graph> cond_graph,
+                                           std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
+                                           std::int64_t maximum_iterations);
+std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Graph> cond_graph,
+                                                std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
+                                                std::int64_t maximum_iterations);
+
+namespace {
+
+bool loop_condition(const Tensor& value) {
+  TL_CHECK(value.defined() && value.dtype() == DType::bool_ && value.rank() == 0, InvalidArgument,
+           "while_loop: cond must return a bool scalar, got ",
+           value.defined() ? meta_str(value.meta()) : std::string("an empty handle"));
+  return value.item<bool>();
+}
+
+void check_body_result(const std::vector<Tensor>& before, const std::vector<Tensor>& after) {
+  TL_CHECK(after.size() == before.size(), InvalidArgument, "while_loop: the body returned ", after.size(),
+           " tensor(s) for ", before.size(), " loop variable(s)");
+  for (std::size_t i = 0; i < after.size(); ++i)
+    TL_CHECK(after[i].defined() && after[i].dtype() == before[i].dtype(), DTypeError, "while_loop: loop variable ",
+             i, " enters as ", meta_str(before[i].meta()), " but the body returns ",
+             after[i].defined() ? meta_str(after[i].meta()) : std::string("an empty handle"));
+}
+
+std::vector<Tensor> eager_loop(const LoopCondFn& cond, const LoopBodyFn& body, std::vector<Tensor> vars,
+                               std::int64_t maximum_iterations) {
+  for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
+    if (!loop_condition(cond(vars))) break;
+    std::vector<Tensor> next = body(vars);
+    check_body_result(vars, next);
+    vars = std::move(next);
+  }
+  return vars;
+}
+
+struct LoopRuntime {
+  std::shared_ptr<const graph::Graph> cond_graph, body_graph;
+  std::unique_ptr<graph::Executor> cond_exec, body_exec;
+};
+
+/// The metas of the loop variables: the body graph's first inputs.
+std::vector<TensorMeta> loop_metas(const graph::Graph& body, std::int64_t num_vars) {
+  std::vector<TensorMeta> metas;
+  auto inputs = body.inputs();
+  TL_CHECK(num_vars >= 0 && static_cast<std::size_t>(num_vars) <= inputs.size(), InvalidArgument,
+           "while_loop: ", num_vars, " loop variables but the body has ", inputs.size(), " inputs");
+  for (std::int64_t i = 0; i < num_vars; ++i) metas.push_back(body.meta(inputs[static_cast<std::size_t>(i)]));
+  return metas;
+}
+
+std::vector<Tensor> subgraph_loop(const graph::Graph& cond, const graph::Graph& body, std::vector<Tensor> vars,
+                                  const std::vector<Tensor>& captures, std::int64_t maximum_iterations) {
+  auto with_captures = [&](const std::vector<Tensor>& v) {
+    std::vector<Tensor> args = v;
+    args.insert(args.end(), captures.begin(), captures.end());
+    return args;
+  };
+  return eager_loop([&](const std::vector<Tensor>& v) { return replay(cond, with_captures(v)).at(0); },
+                    [&](const std::vector<Tensor>& v) { return replay(body, with_captures(v)); }, std::move(vars),
+                    maximum_iterations);
+}
+
+}  // namespace
+
+std::shared_ptr<const OpDef> make_while_op(std::shared_ptr<const graph::Graph> cond_graph,
+                                           std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
+                                           std::int64_t maximum_iterations) {
+  std::vector<TensorMeta> metas = loop_metas(*body_graph, num_vars);
+  const std::size_t num_inputs = body_graph->inputs().size();
+  bool effects = has_side_effects(*cond_graph) || has_side_effects(*body_graph);
+  auto runtime = std::make_shared<LoopRuntime>();
+  runtime->cond_graph = cond_graph;
+  runtime->body_graph = body_graph;
+  auto op = std::make_shared<OpDef>("while_loop");
+  op->doc("repeats the body sub-graph on the loop variables while the cond sub-graph is true (tf.while_loop)")
+      .variadic_inputs(0)
+      .outputs(static_cast<int>(metas.size()))
+      .traits(trait::dynamic_outputs | (effects ? trait::side_effects : 0u))
+      .attr<std::int64_t>("num_vars", true)
+      .attr<std::int64_t>("maximum_iterations", true)
+      .shape_fn([metas, num_inputs](ShapeContext& c) {
+        TL_CHECK(c.inputs.size() == num_inputs, InvalidArgument, "while_loop: expected ", num_inputs,
+                 " inputs (loop variables + captures), got ", c.inputs.size());
+        for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
+      })
+      .kernel([runtime, num_vars, maximum_iterations](KernelContext& c) {
+        auto n = static_cast<std::size_t>(num_vars);
+        if (!runtime->cond_exec) runtime->cond_exec = std::make_unique<graph::Executor>(runtime->cond_graph);
+        if (!runtime->body_exec) runtime->body_exec = std::make_unique<graph::Executor>(runtime->body_graph);
+        std::vector<Tensor> args(c.inputs.begin(), c.inputs.end());
+        for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
+          if (!loop_condition(runtime->cond_exec->run(args).at(0))) break;
+          std::vector<Tensor> next = runtime->body_exec->run(args);
+          for (std::size_t k = 0; k < n; ++k) args[k] = std::move(next[k]);
+        }
+        for (std::size_t k = 0; k < n; ++k) c.outputs[k] = args[k];
+      })
+      .gradient([cond_graph, body_graph, num_vars, maximum_iterations](const GradContext& c,
+                                                                         std::span<Tensor> grads) {
+        std::vector<Tensor> inputs(c.inputs.begin(), c.inputs.end());
+        inputs.insert(inputs.end(), c.grads.begin(), c.grads.end());
+        Attrs attrs{{"num_vars", num_vars}, {"maximum_iterations", maximum_iterations}};
+        auto grad_op = make_while_grad_op(cond_graph, body_graph, num_vars, maximum_iterations);
+        std::vector<Tensor> result = call_structured(grad_op, inputs, attrs, {cond_graph, body_graph});
+        for (std::size_t i = 0; i < c.inputs.size(); ++i)
+          if (c.inputs[i].dtype() == DType::float32) grads[i] = result[i];
+      });
+  return op;
+}
+
+std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Graph> cond_graph,
+                                                std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
+                                                std::int64_t maximum_iterations) {
+  std::vector<TensorMeta> metas;
+  for (const auto& ref : body_graph->inputs()) metas.push_back(body_graph->meta(ref));
+  auto op = std::make_shared<OpDef>("while_grad");
+  op->doc("gradient of a while_loop: re-runs the loop under a tape on the forward inputs and the upstream grads")
+      .variadic_inputs(0)
+      .outputs(static_cast<int>(metas.size()))
+      .traits(trait::dynamic_outputs | trait::not_differentiable)
+      .attr<std::int64_t>("num_vars", true)
+      .attr<std::int64_t>("maximum_iterations", true)
+      .shape_fn([metas, num_vars](ShapeContext& c) {
+        TL_CHECK(c.inputs.size() == metas.size() + static_cast<std::size_t>(num_vars), InvalidArgument,
+                 "while_grad: expected ", metas.size() + static_cast<std::size_t>(num_vars), " inputs, got ",
+                 c.inputs.size());
+        for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
+      })
+      .kernel([cond_graph, body_graph, num_vars, maximum_iterations, count = metas.size()](KernelContext& c) {
+        PauseRecording pause;  // outer tapes must not record the inner loop
+        auto n = static_cast<std::size_t>(num_vars);
+        std::vector<Tensor> forward(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(count));
+        std::vector<Tensor> upstream(c.inputs.begin() + static_cast<std::ptrdiff_t>(count), c.inputs.end());
+        std::vector<std::size_t> wrt;
+        GradientTape tape(false, false);
+        for (std::size_t i = 0; i < forward.size(); ++i)
+          if (forward[i].dtype() == DType::float32) {
+            tape.watch(forward[i]);
+            wrt.push_back(i);
+          }
+        std::vector<Tensor> vars(forward.begin(), forward.begin() + static_cast<std::ptrdiff_t>(n));
+        std::vector<Tensor> captures(forward.begin() + static_cast<std::ptrdiff_t>(n), forward.end());
+        std::vector<Tensor> out = subgraph_loop(*cond_graph, *body_graph, vars, captures, maximum_iterations);
+        Tensor target;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (out[i].dtype() != DType::float32) continue;
+          Tensor term = reduce_sum(mul(out[i], upstream[i]));
+          target = target.defined() ? add(target, term) : term;
+        }
+        tape.stop_recording();
+        std::vector<Tensor> sources;
+        for (std::size_t i : wrt) sources.push_back(forward[i]);
+        std::vector<Tensor> grads = target.defined() ? tape.gradient(target, sources, UnconnectedGradients::zero)
+                                                     : std::vector<Tensor>{};
+        for (std::size_t i = 0; i < forward.size(); ++i) c.outputs[i] = zeros_like(forward[i]);
+        for (std::size_t k = 0; k < grads.size(); ++k) c.outputs[wrt[k]] = grads[k];
+      });
+  return op;
+}
+
+std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& body, std::vector<Tensor> loop_vars,
+                                    std::int64_t maximum_iterations) {
+  for (std::size_t i = 0; i < loop_vars.size(); ++i)
+    TL_CHECK(loop_vars[i].defined(), InvalidArgument, "while_loop: loop variable ", i, " is an empty Tensor handle");
+  Tracer* tracer = Tracer::current();
+  if (tracer == nullptr) return eager_loop(cond, body, std::move(loop_vars), maximum_iterations);
+  register_control_flow_ops();
+  std::vector<TensorMeta> metas;
+  for (const Tensor& v : loop_vars) metas.push_back(v.meta());
+  SubTrace cond_trace, body_trace;
+  for (int attempt = 0;; ++attempt) {  // a body that changes a dim makes it unknown; then trace once more
+    cond_trace = trace_subgraph(*tracer, "while_loop cond", metas, {}, [&](const std::vector<Tensor>& v) {
+      return std::vector<Tensor>{cond(v)};
+    });
+    body_trace = trace_subgraph(*tracer, "while_loop body", metas, cond_trace.captures, body);
+    const auto& outs = body_trace.graph->outputs();
+    TL_CHECK(outs.size() == metas.size(), InvalidArgument, "while_loop: the body returned ", outs.size(),
+             " tensor(s) for ", metas.size(), " loop variable(s)");
+    std::vector<TensorMeta> relaxed;
+    for (std::size_t i = 0; i < metas.size(); ++i)
+      relaxed.push_back(merge_metas(metas[i], body_trace.graph->meta(outs[i]), false,
+                                    "while_loop: loop variable " + std::to_string(i) + " (entry vs body result)"));
+    if (relaxed == metas || attempt == 1) break;
+    metas = std::move(relaxed);
+  }
+  const auto& cond_out = cond_trace.graph->outputs();
+  TL_CHECK(cond_out.size() == 1 && cond_trace.graph->meta(cond_out[0]).dtype == DType::bool_ &&
+               cond_trace.graph->meta(cond_out[0]).shape.rank() == 0,
+           InvalidArgument, "while_loop: cond must return a bool scalar, got ",
+           cond_out.empty() ? std::string("nothing") : meta_str(cond_trace.graph->meta(cond_out[0])));
+  append_captures(cond_trace, body_trace);
+  auto op = make_while_op(cond_trace.graph, body_trace.graph, static_cast<std::int64_t>(metas.size()),
+                          maximum_iterations);
+  std::vector<Tensor> inputs = loop_vars;
+  inputs.insert(inputs.end(), body_trace.captures.begin(), body_trace.captures.end());
+  auto assigned = cond_trace.assigned;
+  assigned.insert(assigned.end(), body_trace.assigned.begin(), body_trace.assigned.end());
+  Attrs attrs{{"num_vars", static_cast<std::int64_t>(metas.size())}, {"maximum_iterations", maximum_iterations}};
+  return tracer->add_structured(op, inputs, attrs, {cond_trace.graph, body_trace.graph}, assigned);
+}
+
+}  // namespace tl::detail

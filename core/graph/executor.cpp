@@ -1,0 +1,182 @@
+// Executor, part 2 — running the schedule: binding inputs, constants and variable reads, running kernels into
+// planned slots (copy-on-shared) or freshly inferred buffers, assignments, and dropping values after their last
+// use. Planning is in executor_plan.cpp.
+#include "tracelab/graph/executor.h"
+
+#include <cstring>
+#include <string>
+
+namespace tl::graph {
+
+/// Marks the executor as running and, on every exit (normal or by exception), drops every value handle the
+/// call still holds, so a failed call leaves nothing half-held and the next call starts clean.
+class Executor::RunScope {
+ public:
+  explicit RunScope(Executor& executor) : executor_(executor) { executor_.running_ = true; }
+  RunScope(const RunScope&) = delete;
+  RunScope& operator=(const RunScope&) = delete;
+  ~RunScope() {
+    for (Tensor& value : executor_.values_) value = Tensor();
+    for (Tensor& arg : executor_.args_) arg = Tensor();
+    executor_.running_ = false;
+  }
+
+ private:
+  Executor& executor_;
+};
+
+namespace {
+
+/// True when nobody but the holder of `tensor` sees its implementation or its buffer.
+bool exclusively_owned(const Tensor& tensor) {
+  return tensor.impl_ptr().use_count() == 1 && tensor.impl().buffer != nullptr &&
+         tensor.impl().buffer.use_count() == 1;
+}
+
+/// The op node's SSA form for messages: "%5 = gather".
+std::string node_label(const Node& node, const Graph& graph) {
+  std::size_t index = static_cast<std::size_t>(&node - graph.nodes().data());
+  return tl::detail::cat('%', index, " = ", node.label());
+}
+
+}  // namespace
+
+std::vector<Tensor> Executor::run(std::span<const Tensor> inputs) {
+  TL_CHECK(!running_, InvalidArgument,
+           "executor: run() was called while this executor is already running (a kernel called back into the "
+           "executor of its own graph); an executor is not reentrant: use a second Executor for the nested call");
+  RunScope scope(*this);
+  check_inputs(inputs);
+  for (const Step& step : steps_) {
+    run_step(step, inputs);
+    release(step);
+  }
+  std::vector<Tensor> results;
+  results.reserve(output_ids_.size());
+  for (std::size_t v : output_ids_) results.push_back(values_[v]);
+  return results;
+}
+
+void Executor::run_step(const Step& step, std::span<const Tensor> inputs) {
+  switch (step.node->kind) {
+    case NodeKind::input: values_[step.first_output] = inputs[step.input_index]; break;
+    case NodeKind::constant: values_[step.first_output] = step.node->value; break;
+    case NodeKind::variable: read_variable(step); break;
+    case NodeKind::assign: assign_variable(step); break;
+    case NodeKind::op: run_op(step); break;
+  }
+}
+
+void Executor::release(const Step& step) {
+  for (std::size_t r = 0; r < step.num_release; ++r) values_[release_ids_[step.first_release + r]] = Tensor();
+}
+
+void Executor::read_variable(const Step& step) {
+  const auto& variable = *step.node->variable;
+  const TensorMeta& want = *value_meta_[step.first_output];
+  TL_CHECK(variable.value.defined() && !variable.value.is_symbolic(), InvalidArgument, "executor: variable '",
+           variable.name, "' has no concrete value");
+  const TensorMeta& got = variable.value.meta();
+  TL_CHECK(got.dtype == want.dtype, DTypeError, "executor: variable '", variable.name, "' is ", meta_str(got),
+           ", the graph reads it as ", meta_str(want));
+  TL_CHECK(want.shape.is_compatible_with(got.shape), ShapeError, "executor: variable '", variable.name, "' is ",
+           meta_str(got), ", the graph reads it as ", meta_str(want));
+  values_[step.first_output] = variable.value;
+}
+
+/// Writes the value into the variable: in place when the variable's buffer is exclusively owned (nobody holds
+/// an earlier read), otherwise into a fresh copy, so tensors read before stay unchanged. The variable never
+/// shares a buffer with an executor value.
+void Executor::assign_variable(const Step& step) {
+  auto& variable = *step.node->variable;
+  const Tensor& value = values_[input_ids_[step.first_input]];
+  const Tensor& current = variable.value;
+  TL_CHECK(current.defined() && !current.is_symbolic(), InvalidArgument, "assign: variable '", variable.name,
+           "' has no concrete value");
+  TL_CHECK(value.dtype() == current.dtype(), DTypeError, "assign: variable '", variable.name, "' is ",
+           meta_str(current.meta()), ", cannot assign ", meta_str(value.meta()));
+  TL_CHECK(value.shape() == current.shape(), ShapeError, "assign: variable '", variable.name, "' is ",
+           meta_str(current.meta()), ", cannot assign ", meta_str(value.meta()));
+  const auto& source = value.impl().buffer;
+  std::size_t bytes = static_cast<std::size_t>(value.num_elements()) * dtype_size(value.dtype());
+  if (exclusively_owned(current)) {
+    if (source != current.impl().buffer && bytes > 0)
+      std::memcpy(current.impl().buffer->data(), source->data(), bytes);
+    return;
+  }
+  Tensor fresh = Tensor::empty(value.dtype(), value.shape());
+  if (bytes > 0) std::memcpy(fresh.impl().buffer->data(), source->data(), bytes);
+  variable.value = std::move(fresh);
+}
+
+void Executor::run_op(const Step& step) {
+  std::span<Tensor> args(args_.data(), step.num_inputs);
+  for (std::size_t i = 0; i < step.num_inputs; ++i) args[i] = values_[input_ids_[step.first_input + i]];
+  prepare_outputs(step, args);
+  std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
+  step.op->run(args, *step.attrs, outputs);
+  for (Tensor& arg : args) arg = Tensor();
+  check_outputs(step, outputs);
+}
+
+/// Static: each output is its planned slot. Dynamic: the shape rule runs on the actual input metas and the
+/// outputs are allocated. Outputs of dynamic_outputs ops stay empty handles for the kernel to set.
+void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
+  if (static_) {
+    if (!step.dynamic_outputs)
+      for (std::size_t i = 0; i < step.num_outputs; ++i) acquire_slot(step.first_output + i);
+    return;
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) arg_metas_[i] = &args[i].meta();
+  std::span<TensorMeta> metas(out_metas_.data(), step.num_outputs);
+  for (TensorMeta& meta : metas) meta = TensorMeta{};
+  step.op->infer(std::span<const TensorMeta* const>(arg_metas_.data(), args.size()), *step.attrs, metas);
+  for (std::size_t i = 0; i < step.num_outputs; ++i) {
+    const TensorMeta& want = *value_meta_[step.first_output + i];
+    TL_CHECK(metas[i].dtype == want.dtype && metas[i].shape.is_compatible_with(want.shape), ShapeError,
+             "executor: ", node_label(*step.node, *graph_), ": output ", i, " is ", meta_str(metas[i]),
+             " for these inputs, but the graph recorded ", meta_str(want));
+    if (step.dynamic_outputs) continue;
+    TL_CHECK(metas[i].shape.is_fully_defined(), ShapeError, "executor: ", node_label(*step.node, *graph_),
+             ": output ", i, " has unknown dims ", meta_str(metas[i]), " although every input is concrete");
+    values_[step.first_output + i] = Tensor::empty(metas[i].dtype, metas[i].shape);
+  }
+}
+
+/// The slot's tensor, written in place unless someone else holds it (copy-on-shared: then a fresh buffer).
+/// A slot shared by values of different shapes (same dtype and bytes) gets the value's meta.
+void Executor::acquire_slot(std::size_t value) {
+  Tensor& slot = slots_[slot_of_value_[value]];
+  const TensorMeta& meta = *value_meta_[value];
+  if (!slot.defined() || !exclusively_owned(slot)) {
+    slot = Tensor::empty(meta.dtype, meta.shape);
+  } else if (!(slot.meta() == meta)) {
+    const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = meta;  // nobody else sees this impl
+  }
+  values_[value] = slot;
+}
+
+/// The meta an output must have: the inferred one (dynamic) or the graph's (static).
+const TensorMeta& Executor::expected_meta(const Step& step, std::size_t output) const {
+  return static_ ? *value_meta_[step.first_output + output] : out_metas_[output];
+}
+
+/// After the kernel: every output is a concrete tensor of the expected meta. A kernel that replaced a
+/// preallocated output instead of writing into it is accepted (its tensor is adopted; the slot stays as is)
+/// when the meta matches exactly; dynamic_outputs ops need a compatible shape.
+void Executor::check_outputs(const Step& step, std::span<Tensor> outputs) const {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const TensorMeta& want = expected_meta(step, i);
+    TL_CHECK(outputs[i].defined() && !outputs[i].is_symbolic(), InvalidArgument, "executor: ",
+             node_label(*step.node, *graph_), ": the kernel left output ", i, " without a concrete value (expected ",
+             meta_str(want), ")");
+    const TensorMeta& got = outputs[i].meta();
+    TL_CHECK(got.dtype == want.dtype, DTypeError, "executor: ", node_label(*step.node, *graph_),
+             ": the kernel produced ", meta_str(got), " for output ", i, ", expected ", meta_str(want));
+    bool fits = step.dynamic_outputs ? got.shape.is_compatible_with(want.shape) : got.shape == want.shape;
+    TL_CHECK(fits, ShapeError, "executor: ", node_label(*step.node, *graph_), ": the kernel produced ",
+             meta_str(got), " for output ", i, ", expected ", meta_str(want));
+  }
+}
+
+}  // namespace tl::graph

@@ -1,0 +1,180 @@
+// Executor, part 1 — planning: the schedule (resolved input ids, last uses), buffer slots reused by liveness,
+// and the check of the caller's inputs. Running the schedule is in executor.cpp.
+#include "tracelab/graph/executor.h"
+
+#include <algorithm>
+#include <string>
+
+namespace tl::graph {
+namespace {
+
+/// Bytes of a fully defined meta.
+std::size_t byte_size(const TensorMeta& meta) {
+  return static_cast<std::size_t>(meta.shape.num_elements()) * dtype_size(meta.dtype);
+}
+
+/// "input 0 (x)", or "input 0" for an unnamed input.
+std::string input_label(std::size_t index, const Node& node) {
+  return node.name.empty() ? tl::detail::cat("input ", index) : tl::detail::cat("input ", index, " (", node.name, ")");
+}
+
+/// Checks the node's refs and kind-specific fields, so the schedule can index without checks.
+void check_node(const Graph& graph, std::size_t index) {
+  const Node& node = graph.nodes()[index];
+  for (const ValueRef& ref : node.inputs)
+    TL_CHECK(ref.node < index && graph.contains(ref), InvalidArgument, "executor: node ", index, " (", node.label(),
+             ") uses ", ref.str(), ", which is not an earlier value");
+  switch (node.kind) {
+    case NodeKind::op:
+      TL_CHECK(node.op != nullptr, InvalidArgument, "executor: node ", index, " is an op node without an op");
+      break;
+    case NodeKind::constant:
+      TL_CHECK(node.value.defined() && !node.value.is_symbolic() && node.outputs.size() == 1, InvalidArgument,
+               "executor: node ", index, " is a constant without a concrete value");
+      break;
+    case NodeKind::variable:
+    case NodeKind::assign:
+      TL_CHECK(node.variable != nullptr, InvalidArgument, "executor: node ", index, " (", node.label(),
+               ") has no captured variable");
+      TL_CHECK(node.kind == NodeKind::variable ? node.outputs.size() == 1 : node.inputs.size() == 1,
+               InvalidArgument, "executor: node ", index, " (", node.label(), ") is malformed");
+      break;
+    case NodeKind::input:
+      TL_CHECK(node.outputs.size() == 1, InvalidArgument, "executor: input node ", index, " has no meta");
+      break;
+  }
+}
+
+}  // namespace
+
+Executor::Executor(std::shared_ptr<const Graph> graph) : graph_(std::move(graph)) {
+  TL_CHECK(graph_ != nullptr, InvalidArgument, "executor: got no graph");
+  build_schedule();
+  if (static_) plan_slots();
+  std::size_t max_inputs = 0, max_outputs = 0;
+  for (const Step& step : steps_) {
+    max_inputs = std::max(max_inputs, step.num_inputs);
+    max_outputs = std::max(max_outputs, step.num_outputs);
+  }
+  values_.resize(value_meta_.size());
+  args_.resize(max_inputs);
+  arg_metas_.resize(max_inputs);
+  out_metas_.resize(max_outputs);
+}
+
+void Executor::build_schedule() {
+  const auto& nodes = graph_->nodes();
+  std::vector<std::size_t> base(nodes.size());  // value id of each node's output 0
+  std::vector<std::size_t> value_node;           // producing node of each value
+  static_ = true;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    check_node(*graph_, k);
+    const Node& node = nodes[k];
+    base[k] = value_meta_.size();
+    Step step;
+    step.node = &node;
+    if (node.kind == NodeKind::op) {
+      step.op = node.op;
+      step.attrs = &node.attrs;
+      step.dynamic_outputs = node.op->has(trait::dynamic_outputs);
+      if (!step.dynamic_outputs) num_values_ += node.outputs.size();
+    }
+    if (node.kind == NodeKind::input) {
+      step.input_index = input_nodes_.size();
+      input_nodes_.push_back(k);
+    }
+    step.first_input = input_ids_.size();
+    step.num_inputs = node.inputs.size();
+    for (const ValueRef& ref : node.inputs) input_ids_.push_back(base[ref.node] + ref.output);
+    step.first_output = base[k];
+    step.num_outputs = node.outputs.size();
+    for (const TensorMeta& meta : node.outputs) {
+      value_meta_.push_back(&meta);
+      value_node.push_back(k);
+      static_ = static_ && meta.shape.is_fully_defined();
+    }
+    steps_.push_back(step);
+  }
+  for (const ValueRef& ref : graph_->outputs()) output_ids_.push_back(base[ref.node] + ref.output);
+  compute_releases(value_meta_.size(), value_node);
+}
+
+/// Each value is dropped after its last use (right after its producer when nothing uses it); graph outputs
+/// are kept to the end.
+void Executor::compute_releases(std::size_t num_values, const std::vector<std::size_t>& value_node) {
+  const std::size_t keep = steps_.size();
+  std::vector<std::size_t> last_use(value_node);
+  for (std::size_t k = 0; k < steps_.size(); ++k)
+    for (std::size_t i = 0; i < steps_[k].num_inputs; ++i) {
+      std::size_t v = input_ids_[steps_[k].first_input + i];
+      last_use[v] = std::max(last_use[v], k);
+    }
+  for (std::size_t v : output_ids_) last_use[v] = keep;
+  std::vector<std::vector<std::size_t>> by_step(steps_.size());
+  for (std::size_t v = 0; v < num_values; ++v)
+    if (last_use[v] != keep) by_step[last_use[v]].push_back(v);
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    steps_[k].first_release = release_ids_.size();
+    steps_[k].num_release = by_step[k].size();
+    release_ids_.insert(release_ids_.end(), by_step[k].begin(), by_step[k].end());
+  }
+}
+
+/// Greedy slot assignment in schedule order: an output takes a free slot of its dtype and byte size, or a new
+/// one; slots of values released after node k become free for the nodes after k (never for k's own outputs,
+/// which the kernel writes while it still reads its inputs).
+void Executor::plan_slots() {
+  slot_of_value_.assign(value_meta_.size(), npos);
+  std::vector<std::size_t> free_slots;
+  for (const Step& step : steps_) {
+    if (step.op != nullptr && !step.dynamic_outputs) {
+      for (std::size_t i = 0; i < step.num_outputs; ++i) {
+        const TensorMeta& meta = *value_meta_[step.first_output + i];
+        auto fits = [&](std::size_t s) {
+          return slot_metas_[s].dtype == meta.dtype && byte_size(slot_metas_[s]) == byte_size(meta);
+        };
+        auto it = std::find_if(free_slots.begin(), free_slots.end(), fits);
+        std::size_t slot = slot_metas_.size();
+        if (it != free_slots.end()) {
+          slot = *it;
+          free_slots.erase(it);
+        } else {
+          slot_metas_.push_back(meta);
+        }
+        slot_of_value_[step.first_output + i] = slot;
+      }
+    }
+    for (std::size_t r = 0; r < step.num_release; ++r) {
+      std::size_t slot = slot_of_value_[release_ids_[step.first_release + r]];
+      if (slot != npos) free_slots.push_back(slot);
+    }
+  }
+  slots_.resize(slot_metas_.size());
+}
+
+void Executor::check_inputs(std::span<const Tensor> inputs) const {
+  if (inputs.size() != input_nodes_.size()) {
+    std::string names;
+    for (std::size_t i = 0; i < input_nodes_.size(); ++i) {
+      const std::string& name = graph_->nodes()[input_nodes_[i]].name;
+      names += (i ? ", " : "") + (name.empty() ? tl::detail::cat('%', input_nodes_[i]) : name);
+    }
+    throw InvalidArgument(
+        tl::detail::cat("executor: expected ", input_nodes_.size(), " input(s) (", names, "), got ", inputs.size()));
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Node& node = graph_->nodes()[input_nodes_[i]];
+    const TensorMeta& want = node.outputs[0];
+    TL_CHECK(inputs[i].defined(), InvalidArgument, "executor: ", input_label(i, node), ": expected ",
+             meta_str(want), ", got an empty Tensor handle");
+    const TensorMeta& got = inputs[i].meta();
+    TL_CHECK(!inputs[i].is_symbolic(), InvalidArgument, "executor: ", input_label(i, node), ": expected a concrete ",
+             meta_str(want), ", got a symbolic tensor ", meta_str(got));
+    TL_CHECK(got.dtype == want.dtype, DTypeError, "executor: ", input_label(i, node), ": expected ", meta_str(want),
+             ", got ", meta_str(got));
+    TL_CHECK(got.shape.rank() == want.shape.rank() && want.shape.is_compatible_with(got.shape), ShapeError,
+             "executor: ", input_label(i, node), ": expected ", meta_str(want), ", got ", meta_str(got));
+  }
+}
+
+}  // namespace tl::graph

@@ -1,0 +1,113 @@
+// Executor: runs a Graph on concrete tensors, straight from the registry (OpDef::infer / OpDef::run), with no
+// per-call look-ups. The constructor precomputes a schedule — for every node its input value slots, its op and
+// attrs, and which values die after it — so values are dropped right after their last use.
+//
+// When every value's shape is fully defined the executor is *static*: each op output gets a planned buffer
+// (a slot), and slots are reused by liveness (a value dead after node k lends its slot to outputs of later
+// nodes with the same dtype and byte size). A slot is written in place on the next call unless someone still
+// holds it (a returned output kept by the caller, a tape): then that slot gets a fresh buffer first, so results
+// the caller holds never change. In steady state, with outputs dropped between calls, a call allocates no
+// tensor buffers. Otherwise (some dim unknown) the executor is *dynamic*: each op's shape rule runs on the
+// actual input metas and its outputs are allocated per call.
+//
+//   auto g = std::make_shared<tl::graph::Graph>(...);   // e.g. x: f32[?,20] -> relu(matmul(x, w) + b)
+//   tl::graph::Executor exec(g);
+//   std::vector<tl::Tensor> y = exec.run(std::vector<tl::Tensor>{x});
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tracelab/graph/graph.h"
+
+namespace tl::graph {
+
+/// Runs one graph, many times. Not thread-safe and not reentrant (one run() at a time per executor).
+class Executor {
+ public:
+  /// Builds the schedule for `graph` (kept alive by the shared_ptr); plans buffers when every value's shape is
+  /// fully defined. Throws InvalidArgument for a null graph or a malformed node.
+  explicit Executor(std::shared_ptr<const Graph> graph);
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  /// Moves the schedule and the planned buffers (not while running).
+  Executor(Executor&&) noexcept = default;
+  Executor& operator=(Executor&&) noexcept = default;
+  ~Executor() = default;
+
+  /// Runs the graph on `inputs` (one per input node, in order); returns one tensor per graph output.
+  /// Bad inputs: InvalidArgument / DTypeError / ShapeError naming the input and both metas. Any failure
+  /// (including a kernel error) leaves the executor usable; assignments done before the failure stay done.
+  /// Calling run() from inside a kernel of the same executor throws InvalidArgument.
+  std::vector<Tensor> run(std::span<const Tensor> inputs);
+
+  /// True when buffers are planned once (all shapes known).
+  bool is_static() const noexcept { return static_; }
+  /// Planned buffers, after reuse by liveness (0 for a dynamic executor).
+  std::size_t num_slots() const noexcept { return slot_metas_.size(); }
+  /// Op outputs that need storage (outputs of dynamic_outputs ops are allocated by their kernels).
+  std::size_t num_values() const noexcept { return num_values_; }
+  /// The graph being run.
+  const Graph& graph() const noexcept { return *graph_; }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  /// One node, resolved: indices into the flat tables below instead of ValueRefs.
+  struct Step {
+    const Node* node = nullptr;
+    const OpDef* op = nullptr;        ///< op nodes: node->op
+    const Attrs* attrs = nullptr;     ///< op nodes: &node->attrs
+    std::size_t first_input = 0;      ///< into input_ids_
+    std::size_t num_inputs = 0;
+    std::size_t first_output = 0;     ///< value id of output 0 (a node's outputs have consecutive ids)
+    std::size_t num_outputs = 0;
+    std::size_t first_release = 0;    ///< into release_ids_: values whose last use is this node
+    std::size_t num_release = 0;
+    std::size_t input_index = 0;      ///< input nodes: which caller tensor
+    bool dynamic_outputs = false;     ///< the kernel allocates the outputs
+  };
+
+  class RunScope;
+
+  // Planning (executor_plan.cpp).
+  void build_schedule();
+  void compute_releases(std::size_t num_values, const std::vector<std::size_t>& value_node);
+  void plan_slots();
+  void check_inputs(std::span<const Tensor> inputs) const;
+
+  // Running (executor.cpp).
+  void run_step(const Step& step, std::span<const Tensor> inputs);
+  void run_op(const Step& step);
+  void prepare_outputs(const Step& step, std::span<Tensor> args);
+  void check_outputs(const Step& step, std::span<Tensor> outputs) const;
+  void read_variable(const Step& step);
+  void assign_variable(const Step& step);
+  void acquire_slot(std::size_t value);
+  void release(const Step& step);
+  const TensorMeta& expected_meta(const Step& step, std::size_t output) const;
+
+  std::shared_ptr<const Graph> graph_;
+  std::vector<Step> steps_;
+  std::vector<std::size_t> input_ids_;      ///< value ids consumed by the steps, concatenated
+  std::vector<std::size_t> release_ids_;    ///< value ids to drop after each step, concatenated
+  std::vector<std::size_t> output_ids_;     ///< value ids of the graph outputs
+  std::vector<const TensorMeta*> value_meta_;  ///< the graph's meta of every value
+  std::vector<std::size_t> input_nodes_;    ///< node index of each graph input, in order
+  std::vector<std::size_t> slot_of_value_;  ///< static: each value's slot, or npos
+  std::vector<TensorMeta> slot_metas_;      ///< static: the meta each slot was planned with
+  std::size_t num_values_ = 0;
+  bool static_ = false;
+
+  // Per-call state: kept between calls so a call needs no heap allocation for it.
+  std::vector<Tensor> slots_;               ///< static: the planned buffers
+  std::vector<Tensor> values_;              ///< every value's tensor while running; empty between calls
+  std::vector<Tensor> args_;                ///< the current op's inputs, gathered
+  std::vector<const TensorMeta*> arg_metas_;  ///< dynamic: the current op's input metas
+  std::vector<TensorMeta> out_metas_;       ///< dynamic: the current op's inferred output metas
+  bool running_ = false;
+};
+
+}  // namespace tl::graph

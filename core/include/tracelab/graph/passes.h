@@ -1,0 +1,75 @@
+// The graph optimizer: passes that each take a Graph and return a rebuilt, equivalent one (values remapped,
+// topological order and the order of side-effecting nodes kept), and optimize() that runs them in sequence,
+// verifying the graph after each pass. See docs/graph.md, "Optimization passes".
+//
+//   std::vector<tl::graph::PassReport> reports;
+//   tl::graph::Graph fast = tl::graph::optimize(g, {}, &reports);
+//   for (const auto& r : reports) std::printf("%s: %zu -> %zu nodes\n", r.pass.c_str(), r.nodes_before, r.nodes_after);
+//
+// Rules every pass keeps: function inputs are never removed or reordered; assign nodes and ops with
+// trait::side_effects or trait::stateful are never removed, merged, folded or reordered relative to each other;
+// variable reads are never merged or folded; structured ops (owned_op + subgraphs) are copied as they are —
+// their sub-graphs are not optimized yet.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "tracelab/graph/graph.h"
+
+namespace tl::graph {
+
+/// What one pass did: its name and the node counts before and after it.
+struct PassReport {
+  std::string pass;              ///< "prune", "constant_folding", "cse", "simplify", "fuse_matmul", "fuse_elementwise"
+  std::size_t nodes_before = 0;  ///< num_nodes() of the graph the pass got
+  std::size_t nodes_after = 0;   ///< num_nodes() of the graph it returned
+};
+
+/// Which passes optimize() runs.
+struct OptimizeOptions {
+  bool prune = true;             ///< drop nodes that reach neither an output nor a side effect
+  bool constant_folding = true;  ///< run ops on constant inputs now
+  bool cse = true;               ///< merge equal ops and equal small constants
+  bool simplify = true;          ///< algebraic identities (x + 0, x * 1, neg(neg(x)), identity, no-op reshape, ...)
+  bool fuse_elementwise = true;  ///< chains of float32 elementwise ops -> one fused_elementwise node
+  bool fuse_matmul = true;       ///< matmul -> add bias -> optional relu/sigmoid/tanh -> one fused_matmul node
+};
+
+/// Drops nodes whose values reach neither a graph output nor a side-effecting node (assign, ops with
+/// side_effects or stateful traits, structured ops whose sub-graphs have effects). Inputs always stay.
+Graph prune(const Graph& g);
+
+/// Replaces each registry op whose inputs are all constants (not stateful, side-effecting or with dynamic
+/// outputs) by constants holding its results, computed now with OpDef::run. Skips outputs of more than 2^20
+/// elements, and any op whose kernel throws (the error then surfaces when the graph runs). Leaves the old
+/// constants in place: run prune() afterwards.
+Graph fold_constants(const Graph& g);
+
+/// Common-subexpression elimination: an op node with the same OpDef, the same input values (either order for
+/// a commutative op) and equal attributes as an earlier one is replaced by it; constants of equal dtype and
+/// shape and bit-identical values (at most 64 elements) are merged. Never merges variable reads, assigns,
+/// stateful or side-effecting ops, or structured ops.
+Graph eliminate_common_subexpressions(const Graph& g);
+
+/// Algebraic simplification: x+0, 0+x, x-0, x*1, 1*x, x/1, neg(neg(x)), identity(x), reshape to x's own
+/// shape, transpose by the identity permutation and cast to x's dtype all become x — only when the result's
+/// meta equals x's meta exactly and the constant is all one value. x*0 is left alone (x may be nan or inf).
+Graph simplify(const Graph& g);
+
+/// Fuses trees of float32 elementwise registry ops (no attributes, with a gradient) whose intermediate values
+/// have exactly one use and are not graph outputs into one `fused_elementwise` node; its `program` attribute
+/// lists the member ops (see docs/graph.md).
+Graph fuse_elementwise(const Graph& g);
+
+/// Fuses matmul(a, b) -> add(., bias) -> optional relu / sigmoid / tanh into one `fused_matmul` node, when each
+/// intermediate has exactly one use, is not a graph output, and the bias (rank <= 1) broadcasts along the last
+/// dim without changing the product's meta.
+Graph fuse_matmul_bias_activation(const Graph& g);
+
+/// Runs the enabled passes — simplify, constant_folding, cse, prune, fuse_matmul, fuse_elementwise, prune —
+/// calling verify() after each, and appends one PassReport per pass run to `reports` (when given).
+Graph optimize(const Graph& g, const OptimizeOptions& options = {}, std::vector<PassReport>* reports = nullptr);
+
+}  // namespace tl::graph

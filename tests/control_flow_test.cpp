@@ -1,0 +1,154 @@
+// tl::cond and tl::while_loop, eagerly and traced; gradients through them; tapes and traces around
+// Function calls; traced graphs in text and JSON.
+#include <doctest/doctest.h>
+
+#include "tracelab/tracelab.h"
+
+namespace {
+
+/// |x| with a data-dependent branch: the sign of sum(x) picks x or -x.
+tl::Tensor signed_sum_branch(const tl::Tensor& x) {
+  return tl::cond(tl::greater(tl::reduce_sum(x), 0.f), [&] { return x * 2.f; }, [&] { return -x; });
+}
+
+/// sum of x * 2^k for k < n, via a loop: (i, acc) -> (i + 1, acc + x * 2^i).
+std::vector<tl::Tensor> doubling_loop(const tl::Tensor& x, int n) {
+  return tl::while_loop([n](const std::vector<tl::Tensor>& v) { return tl::less(v[0], n); },
+                        [&x](const std::vector<tl::Tensor>& v) {
+                          return std::vector<tl::Tensor>{v[0] + 1, v[1] * 2.f + x};
+                        },
+                        {tl::scalar(0), tl::zeros_like(x)});
+}
+
+std::vector<float> values(const tl::Tensor& t) { return t.to_vector<float>(); }
+
+}  // namespace
+
+TEST_CASE("control_flow/cond: eager runs one branch, traced decides at every call") {
+  tl::Tensor pos = tl::constant({1.f, 2.f}), neg = tl::constant({-1.f, -2.f});
+  CHECK(values(signed_sum_branch(pos)) == std::vector<float>{2, 4});
+  CHECK(values(signed_sum_branch(neg)) == std::vector<float>{1, 2});
+  auto f = tl::function([](const tl::Tensor& x) { return signed_sum_branch(x); }, {.name = "f"});
+  CHECK(values(f(pos)) == std::vector<float>{2, 4});
+  CHECK(values(f(neg)) == std::vector<float>{1, 2});
+  CHECK(f.tracing_count() == 1);  // one graph, both branches inside
+  const auto& g = f.concrete_functions()[0]->graph();
+  CHECK(g.op_counts().at("cond") == 1);
+  CHECK(g.str().find("{0} graph(") != std::string::npos);  // sub-graphs print under the node
+}
+
+TEST_CASE("control_flow/cond: branches must agree; the predicate must be a bool scalar") {
+  auto mismatch = tl::function(
+      [](const tl::Tensor& x) {
+        return tl::cond(tl::greater(tl::reduce_sum(x), 0.f), [&] { return x; }, [&] { return tl::concat({x, x}, 0); });
+      },
+      {.name = "m"});
+  CHECK_THROWS_WITH_AS(mismatch(tl::ones({2})), doctest::Contains("cond: output 0 of the true and false branch: shapes are incompatible"),
+                       tl::ShapeError);
+  auto dtypes = tl::function(
+      [](const tl::Tensor& x) {
+        return tl::cond(tl::greater(tl::reduce_sum(x), 0.f), [&] { return x; }, [&] { return tl::cast(x, tl::int32); });
+      },
+      {.name = "d"});
+  CHECK_THROWS_AS(dtypes(tl::ones({2})), tl::DTypeError);
+  CHECK_THROWS_WITH_AS(tl::cond(tl::ones({2}), [] { return tl::scalar(1.f); }, [] { return tl::scalar(2.f); }),
+                       doctest::Contains("cond: the predicate must be a bool scalar, got f32[2]"), tl::InvalidArgument);
+}
+
+TEST_CASE("control_flow/cond: gradients through the branch that ran, eager and traced") {
+  for (tl::Tensor x : {tl::constant({1.f, 2.f}), tl::constant({-1.f, -2.f})}) {
+    auto grad_of = [](const tl::Tensor& v) {
+      tl::GradientTape tape;
+      tape.watch(v);
+      tl::Tensor y = tl::reduce_sum(tl::square(signed_sum_branch(v)));
+      return tape.gradient(y, v);
+    };
+    tl::Tensor eager = grad_of(x);
+    auto traced = tl::function(grad_of, {.name = "grad"});
+    CHECK(values(traced(x)) == values(eager));
+  }
+}
+
+TEST_CASE("control_flow/while_loop: eager and traced agree; the trip count is decided when the graph runs") {
+  tl::Tensor x = tl::constant({1.f, 3.f});
+  auto eager = doubling_loop(x, 3);
+  CHECK(eager[0].item<int>() == 3);
+  CHECK(values(eager[1]) == std::vector<float>{7, 21});
+  auto f = tl::function([](const tl::Tensor& x, const tl::Tensor& n) {
+    return tl::while_loop([&n](const std::vector<tl::Tensor>& v) { return tl::less(v[0], n); },
+                          [&x](const std::vector<tl::Tensor>& v) { return std::vector<tl::Tensor>{v[0] + 1, v[1] * 2.f + x}; },
+                          {tl::scalar(0), tl::zeros_like(x)})[1];
+  }, {.name = "loop"});
+  CHECK(values(f(x, tl::scalar(3))) == std::vector<float>{7, 21});
+  CHECK(values(f(x, tl::scalar(1))) == std::vector<float>{1, 3});
+  CHECK(f.tracing_count() == 1);
+  CHECK(f.concrete_functions()[0]->graph().op_counts().at("while_loop") == 1);
+}
+
+TEST_CASE("control_flow/while_loop: a loop variable whose shape changes becomes unknown") {
+  auto grow = tl::function([](const tl::Tensor& x) {
+    return tl::while_loop([](const std::vector<tl::Tensor>& v) { return tl::less(tl::reduce_sum(v[0]), 20.f); },
+                          [](const std::vector<tl::Tensor>& v) { return std::vector<tl::Tensor>{tl::concat({v[0], v[0]}, 0)}; },
+                          {x})[0];
+  }, {.name = "grow"});
+  tl::Tensor out = grow(tl::ones({3}));
+  CHECK(out.shape() == tl::Shape{24});
+  CHECK(grow.concrete_functions()[0]->output_specs()[0].shape() == tl::Shape{-1});
+}
+
+TEST_CASE("control_flow/while_loop: gradients, eager and traced") {
+  tl::Tensor x = tl::constant({1.f, 3.f});
+  auto grad_of = [](const tl::Tensor& v) {
+    tl::GradientTape tape;
+    tape.watch(v);
+    tl::Tensor y = tl::reduce_sum(tl::square(doubling_loop(v, 3)[1]));
+    return tape.gradient(y, v);
+  };
+  tl::Tensor eager = grad_of(x);  // y = sum((7x)^2) -> dy/dx = 98 x
+  CHECK(values(eager) == std::vector<float>{98, 294});
+  auto traced = tl::function(grad_of, {.name = "grad"});
+  CHECK(values(traced(x)) == std::vector<float>{98, 294});
+  CHECK(traced.concrete_functions()[0]->graph().op_counts().count("while_grad") == 1);
+}
+
+TEST_CASE("function/tapes and traces around a Function call") {
+  auto square_sum = tl::function([](const tl::Tensor& x) { return tl::reduce_sum(x * x); }, {.name = "sq"});
+  tl::Tensor x = tl::constant({1.f, 2.f});
+  SUBCASE("a tape outside differentiates through the call") {
+    tl::GradientTape tape;
+    tape.watch(x);
+    tl::Tensor y = square_sum(x);
+    CHECK(values(tape.gradient(y, x)) == std::vector<float>{2, 4});
+  }
+  SUBCASE("a Function called while tracing another is inlined") {
+    auto outer = tl::function([&](const tl::Tensor& v) { return square_sum(v) + 1.f; }, {.name = "outer"});
+    CHECK(outer(x).item<float>() == 6.f);
+    CHECK(outer.concrete_functions()[0]->graph().op_counts().count("mul") + 
+          outer.concrete_functions()[0]->graph().op_counts().count("fused_elementwise") >= 1);
+  }
+  SUBCASE("variables captured by handle: a traced step updates them in place") {
+    tl::Variable counter(tl::scalar(0.f), "counter");
+    auto bump = tl::function([&] { counter.assign_add(1.f); return counter.read(); }, {.name = "bump"});
+    for (int i = 0; i < 3; ++i) bump();
+    CHECK(counter.read().item<float>() == 3.f);
+    CHECK(bump.tracing_count() == 1);
+    CHECK(bump.concrete_functions()[0]->captured_variables() == std::vector<std::string>{"counter"});
+  }
+}
+
+TEST_CASE("function/graphs: text and JSON of a traced function, including control flow and variables") {
+  tl::Variable w(tl::constant({0.5f, -1.f}), "w");
+  auto f = tl::function([&](const tl::Tensor& x) {
+    tl::Tensor y = tl::cond(tl::greater(tl::reduce_sum(x), 0.f), [&] { return x * w; }, [&] { return x; });
+    w.assign(y);
+    return y;
+  }, {.name = "f"});
+  f(tl::constant({1.f, 2.f}));
+  const tl::graph::Graph& g = f.concrete_functions()[0]->traced_graph();
+  std::string json = g.to_json();
+  tl::graph::Graph loaded = tl::graph::Graph::from_json(json);
+  CHECK(loaded.str() == g.str());
+  CHECK(loaded.to_json() == json);
+  CHECK(g.str().find("= variable \"w\"") != std::string::npos);
+  CHECK(g.str().find("assign \"w\"") != std::string::npos);
+}

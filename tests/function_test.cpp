@@ -1,0 +1,199 @@
+// tl::function: the documented tracing behaviour (docs/tracing.md), test by test — TF guide's double(a),
+// ragged shapes with and without signature and relaxation, plain values in the key, print vs tl::print,
+// variables created in the body, and a traced train step that matches the eager one.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tracelab/tracelab.h"
+
+namespace {
+
+tl::Tensor ragged_input(int x) { return tl::ones({1, x, 20}); }
+
+/// The source article's step in small: reduce_max over X, then one dense layer; returns the loss.
+struct TinyModel {
+  tl::Variable w{tl::constant(std::vector<float>(20, 0.05f), {20, 1}), "w"};
+  tl::Variable b{tl::zeros({1}), "b"};
+  tl::Tensor loss(const tl::Tensor& x, const tl::Tensor& y) const {
+    tl::Tensor net = tl::reduce_max(x, {1});             // (1, 20)
+    tl::Tensor out = tl::matmul(net, w) + b;             // (1, 1)
+    return tl::reduce_mean(tl::square(tl::reshape(out, {-1}) - y));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("function/double: one trace per dtype, none when the types repeat (TF guide)") {
+  auto twice = tl::function([](const tl::Tensor& a) { return a + a; }, {.name = "double", .arg_names = {"a"}});
+  CHECK(twice(tl::scalar(1)).item<int>() == 2);
+  CHECK(twice(tl::scalar(1.5f)).item<float>() == 3.f);
+  CHECK(twice(tl::constant({1.f, 2.f})).to_vector<float>() == std::vector<float>{2, 4});  // another shape
+  CHECK(twice.tracing_count() == 3);
+  twice(tl::scalar(7));
+  twice(tl::scalar(2.5f));
+  CHECK(twice.tracing_count() == 3);
+  std::string signatures = twice.pretty_printed_concrete_signatures();
+  CHECK(signatures ==
+        "double(a)\n  Args:\n    a: int32 Tensor, shape=()\n  Returns:\n    int32 Tensor, shape=()\n\n"
+        "double(a)\n  Args:\n    a: float32 Tensor, shape=()\n  Returns:\n    float32 Tensor, shape=()\n\n"
+        "double(a)\n  Args:\n    a: float32 Tensor, shape=(2,)\n  Returns:\n    float32 Tensor, shape=(2,)\n");
+  const auto& calls = twice.calls();
+  REQUIRE(calls.size() == 5);
+  CHECK(calls[0].traced);
+  CHECK(calls[0].reason == "first call");
+  CHECK(calls[1].reason.find("arg 0 (a): dtype changed int32 -> float32") != std::string::npos);
+  CHECK_FALSE(calls[3].traced);
+  CHECK(calls[3].reason.empty());
+  CHECK(calls[3].concrete_index == 0);
+}
+
+TEST_CASE("function/ragged: X = 1..10 retraces 10 times and warns as TensorFlow does") {
+  TinyModel model;
+  tl::ScopedLogCapture log;
+  auto step = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return model.loss(x, y); },
+                           {.name = "train_step"});
+  for (int x = 1; x <= 10; ++x) step(ragged_input(x), tl::constant({0.5f}));
+  CHECK(step.tracing_count() == 10);
+  auto warnings = log.texts(tl::LogLevel::warning);
+  REQUIRE_FALSE(warnings.empty());
+  CHECK(warnings.size() <= 2);  // current TensorFlow: at most 2 warnings per function
+  CHECK(warnings[0].rfind("5 out of the last 5 calls to <train_step> triggered tl.function retracing. Tracing is "
+                          "expensive",
+                          0) == 0);
+  CHECK(step.calls()[4].warning == warnings[0]);
+  CHECK(step.calls()[3].reason.find("arg 0 (arg0): dim 1 changed") != std::string::npos);
+}
+
+TEST_CASE("function/signature: one trace for every X with input signature (-1, -1, 20)") {
+  TinyModel model;
+  auto step = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return model.loss(x, y); },
+                           {.input_signature = {tl::TensorSpec({-1, -1, 20}, tl::float32, "x"),
+                                                tl::TensorSpec({-1}, tl::float32, "y")},
+                            .name = "train_step"});
+  TinyModel eager;
+  for (int x = 1; x <= 10; ++x) {
+    tl::Tensor loss = step(ragged_input(x), tl::constant({0.5f}));
+    CHECK(loss.item<float>() == doctest::Approx(eager.loss(ragged_input(x), tl::constant({0.5f})).item<float>()));
+  }
+  CHECK(step.tracing_count() == 1);
+  CHECK(step.concrete_functions()[0]->input_specs()[0].shape() == tl::Shape{-1, -1, 20});
+  auto one_arg = tl::function([](const tl::Tensor& x) { return x; },
+                              {.input_signature = {tl::TensorSpec({-1}), tl::TensorSpec({-1})}, .name = "one"});
+  CHECK_THROWS_WITH_AS(one_arg(tl::ones({2})), doctest::Contains("one: the input signature has 2 argument(s), the call passes 1"),
+                       tl::InvalidArgument);
+  SUBCASE("calls that do not fit are clear errors naming the argument") {
+    CHECK_THROWS_WITH_AS(step(tl::ones({1, 3, 21}), tl::constant({0.5f})),
+                         doctest::Contains("train_step: argument 0 (x) does not match the input signature: dim 2"),
+                         tl::InvalidArgument);
+    CHECK_THROWS_WITH_AS(step(tl::ones({3, 20}), tl::constant({0.5f})),
+                         doctest::Contains("argument 0 (x) does not match the input signature"), tl::InvalidArgument);
+    CHECK_THROWS_WITH_AS(step(tl::ones({1, 3, 20}, tl::int32), tl::constant({0.5f})),
+                         doctest::Contains("argument 0 (x)"), tl::InvalidArgument);
+    CHECK(step.tracing_count() == 1);
+  }
+}
+
+TEST_CASE("function/reduce_retracing: the first shape traces as is, the second generalizes, then no more") {
+  TinyModel model;
+  auto step = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return model.loss(x, y); },
+                           {.reduce_retracing = true, .name = "train_step"});
+  for (int x = 1; x <= 10; ++x) step(ragged_input(x), tl::constant({0.5f}));
+  CHECK(step.tracing_count() == 2);
+  auto functions = step.concrete_functions();
+  CHECK(functions[0]->input_specs()[0].shape() == tl::Shape{1, 1, 20});
+  CHECK(functions[1]->input_specs()[0].shape() == tl::Shape{1, -1, 20});
+  CHECK(step.calls()[1].reason.find("generalized") != std::string::npos);
+  step(ragged_input(1), tl::constant({0.5f}));  // the exact first key still has its own function
+  CHECK(step.calls().back().concrete_index == 0);
+}
+
+TEST_CASE("function/plain values: a C++ number retraces per value, a tensor does not") {
+  auto scale = tl::function([](const tl::Tensor& x, float factor) { return x * factor; }, {.name = "scale"});
+  for (float f : {1.f, 2.f, 3.f, 2.f}) scale(tl::ones({2}), f);
+  CHECK(scale.tracing_count() == 3);
+  CHECK(scale.calls()[1].reason.find("value changed 1 -> 2") != std::string::npos);
+  auto scale_t = tl::function([](const tl::Tensor& x, const tl::Tensor& f) { return x * f; }, {.name = "scale"});
+  for (float f : {1.f, 2.f, 3.f, 2.f}) CHECK(scale_t(tl::ones({2}), tl::scalar(f)).to_vector<float>()[0] == f);
+  CHECK(scale_t.tracing_count() == 1);
+}
+
+TEST_CASE("function/print: the C++ side effect runs while tracing, tl::print on every call") {
+  int cpp_prints = 0;
+  tl::ScopedLogCapture log;
+  auto f = tl::function(
+      [&](const tl::Tensor& x) {
+        ++cpp_prints;  // like Python's print(): only while tracing
+        tl::print("x is", x);
+        return x + 1;
+      },
+      {.name = "f"});
+  for (int i = 0; i < 5; ++i) f(tl::scalar(static_cast<float>(i)));
+  CHECK(cpp_prints == 1);
+  auto printed = log.texts(tl::LogLevel::print);
+  CHECK(printed == std::vector<std::string>{"x is 0.", "x is 1.", "x is 2.", "x is 3.", "x is 4."});
+  CHECK(f.concrete_functions()[0]->graph().op_counts().count("print") == 1);
+}
+
+TEST_CASE("function/variables: created on the first trace only") {
+  std::vector<tl::Variable> created;
+  auto f = tl::function(
+      [&](const tl::Tensor& x) {
+        tl::Variable v(tl::ones({1}), "v");
+        created.push_back(v);
+        return x * v;
+      },
+      {.name = "make_var"});
+  CHECK(f(tl::constant({2.f})).to_vector<float>() == std::vector<float>{2});
+  CHECK(f(tl::constant({3.f})).to_vector<float>() == std::vector<float>{3});  // same key: no trace
+  CHECK_THROWS_WITH_AS(f(tl::constant({1.f, 2.f})), doctest::Contains("make_var: a Variable ('v') was created while retracing"),
+                       tl::InvalidArgument);
+  CHECK(f.tracing_count() == 1);
+  CHECK(f(tl::constant({4.f})).to_vector<float>() == std::vector<float>{4});  // still usable
+}
+
+TEST_CASE("function/symbolic values: if (t), item() and data() are clear errors while tracing") {
+  auto branchy = tl::function([](const tl::Tensor& x) { return static_cast<bool>(tl::greater(x, 0.f)) ? x : -x; }, {.name = "b"});
+  CHECK_THROWS_WITH_AS(branchy(tl::scalar(1.f)), doctest::Contains("use tl::cond(pred, true_fn, false_fn)"),
+                       tl::OperatorNotAllowedInGraph);
+  auto item = tl::function([](const tl::Tensor& x) { return x * x.item<float>(); }, {.name = "i"});
+  CHECK_THROWS_AS(item(tl::scalar(1.f)), tl::OperatorNotAllowedInGraph);
+  CHECK(branchy.tracing_count() == 0);
+}
+
+TEST_CASE("function/train step: tape + manual SGD traced gives the eager weights after 100 steps") {
+  auto make = [] {
+    tl::Generator gen(7);
+    return std::pair<tl::Variable, tl::Variable>{tl::Variable(gen.uniform({20, 1}, -0.5, 0.5), "w"),
+                                                 tl::Variable(tl::zeros({1}), "b")};
+  };
+  auto [w_eager, b_eager] = make();
+  auto [w_graph, b_graph] = make();
+  auto step_body = [](tl::Variable& w, tl::Variable& b, const tl::Tensor& x, const tl::Tensor& y) {
+    tl::GradientTape tape;
+    tl::Tensor pred = tl::matmul(tl::reduce_max(x, {1}), w) + b;
+    tl::Tensor loss = tl::reduce_mean(tl::square(tl::reshape(pred, {-1}) - y));
+    auto grads = tape.gradient(loss, std::vector<tl::Variable>{w, b});
+    w.assign_sub(0.1f * grads[0]);
+    b.assign_sub(0.1f * grads[1]);
+    return loss;
+  };
+  auto traced = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return step_body(w_graph, b_graph, x, y); },
+                             {.input_signature = {tl::TensorSpec({1, -1, 20}), tl::TensorSpec({1})}, .name = "step"});
+  tl::Generator data(3);
+  for (int i = 0; i < 100; ++i) {
+    int x_len = 1 + i % 10;
+    tl::Tensor x = data.uniform({1, x_len, 20});
+    tl::Tensor y = data.uniform({1});
+    tl::Tensor eager_loss = step_body(w_eager, b_eager, x, y);
+    tl::Tensor graph_loss = traced(x, y);
+    CHECK(graph_loss.item<float>() == doctest::Approx(eager_loss.item<float>()).epsilon(1e-5));
+  }
+  CHECK(traced.tracing_count() == 1);
+  auto we = w_eager.read().to_vector<float>(), wg = w_graph.read().to_vector<float>();
+  for (std::size_t i = 0; i < we.size(); ++i) CHECK(wg[i] == doctest::Approx(we[i]).epsilon(1e-5));
+  CHECK(b_graph.read().item<float>() == doctest::Approx(b_eager.read().item<float>()).epsilon(1e-5));
+  const auto& g = traced.concrete_functions()[0]->traced_graph();
+  CHECK(g.count(tl::graph::NodeKind::assign) == 2);  // forward, backward and updates in one graph
+  CHECK(g.count(tl::graph::NodeKind::variable) == 2);
+}
