@@ -127,7 +127,9 @@ bool check_sample(const OpDef& op, const testing::OpSample& sample) {
 TEST_CASE("executor/registry walk: every op equals the eager funnel, with static and with unknown dims") {
   std::size_t ops = 0, unknown_ops = 0, weak_skipped = 0, samples = 0;
   std::string fell_back;
-  for (const auto& [name, calls] : testing::op_samples()) {
+  for (const auto& entry : testing::op_samples()) {  // no structured bindings: clang 14 cannot capture them
+    const std::string& name = entry.first;
+    const auto& calls = entry.second;
     const OpDef& op = OpRegistry::global().get(name);
     if (op.has(trait::side_effects)) continue;
     bool all_unknown = true;

@@ -167,8 +167,9 @@ TEST_CASE("function/train step: tape + manual SGD traced gives the eager weights
     return std::pair<tl::Variable, tl::Variable>{tl::Variable(gen.uniform({20, 1}, -0.5, 0.5), "w"),
                                                  tl::Variable(tl::zeros({1}), "b")};
   };
-  auto [w_eager, b_eager] = make();
-  auto [w_graph, b_graph] = make();
+  auto eager_vars = make(), graph_vars = make();  // no structured bindings: clang 14 cannot capture them
+  tl::Variable &w_eager = eager_vars.first, &b_eager = eager_vars.second;
+  tl::Variable &w_graph = graph_vars.first, &b_graph = graph_vars.second;
   auto step_body = [](tl::Variable& w, tl::Variable& b, const tl::Tensor& x, const tl::Tensor& y) {
     tl::GradientTape tape;
     tl::Tensor pred = tl::matmul(tl::reduce_max(x, {1}), w) + b;

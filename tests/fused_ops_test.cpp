@@ -105,7 +105,9 @@ TEST_CASE("ops/fused_matmul: the same values as matmul + bias + activation") {
   Tensor a = gen.uniform({2, 3, 4}), b = gen.uniform({5, 4}), bias = gen.uniform({5});
   const std::pair<const char*, Tensor (*)(const Tensor&)> activations[] = {
       {"none", [](const Tensor& z) { return z; }}, {"relu", relu}, {"sigmoid", sigmoid}, {"tanh", tanh}};
-  for (const auto& [name, act] : activations) {
+  for (const auto& activation : activations) {
+    const char* name = activation.first;  // (clang 14 cannot capture structured bindings in CAPTURE's lambda)
+    auto act = activation.second;
     CAPTURE(name);
     Attrs attrs{{"transpose_b", true}, {"activation", std::string(name)}};
     CHECK(close(execute(fused, {a, b, bias}, attrs), act(matmul(a, b, false, true) + bias)));

@@ -393,7 +393,9 @@ TEST_CASE("graph/passes: each pass and optimize() keep values, effects (in order
       {"fuse_matmul", graph::fuse_matmul_bias_activation},
       {"optimize", [](const Graph& g) { return graph::optimize(g); }},
   };
-  for (const auto& [name, pass] : passes) {
+  for (const auto& entry : passes) {  // no structured bindings: clang 14 cannot capture them in CAPTURE
+    const auto& name = entry.first;
+    const auto& pass = entry.second;
     CAPTURE(name);
     Graph out = pass(m.graph);
     CHECK_NOTHROW(out.verify());

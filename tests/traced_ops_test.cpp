@@ -63,7 +63,9 @@ void check_same(const std::vector<Tensor>& expected, const std::vector<Tensor>& 
 TEST_CASE("function/registry walk: every op gives the same result eagerly, traced, and traced with unknown dims") {
   int static_runs = 0, unknown_runs = 0, unknown_rejected = 0;
   tl::ScopedLogCapture quiet;  // the print op's samples
-  for (const auto& [name, calls] : tl::testing::op_samples()) {
+  for (const auto& entry : tl::testing::op_samples()) {  // no structured bindings: clang 14 cannot capture them
+    const std::string& name = entry.first;
+    const auto& calls = entry.second;
     const tl::OpDef& op = tl::OpRegistry::global().get(name);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       CAPTURE(name);

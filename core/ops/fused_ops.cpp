@@ -12,6 +12,7 @@
 //     has the output's shape or one element, otherwise over whole tensors.
 #include <Eigen/Core>
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -92,6 +93,29 @@ Program parse_program(const std::string& text, std::size_t num_inputs) {
 
 const std::string& program_text(const Attrs& attrs) { return attrs.get<std::string>("program"); }
 
+/// The parsed program of `attrs`, cached per thread by text and input count (a graph runs the same few
+/// programs on every call; parsing each time cost more than the fused work on small tensors).
+const Program& program_of(const Attrs& attrs, std::size_t num_inputs) {
+  thread_local std::map<std::pair<std::string, std::size_t>, Program> cache;
+  auto key = std::make_pair(program_text(attrs), num_inputs);
+  auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  Program program = parse_program(key.first, num_inputs);  // throws before anything is cached
+  if (cache.size() >= 256) cache.clear();
+  return cache.emplace(std::move(key), std::move(program)).first->second;
+}
+
+/// A scratch tensor of `meta` that nobody else holds, from a per-thread pool: steady-state calls of a fused
+/// kernel allocate no intermediate buffers.
+Tensor scratch_tensor(const TensorMeta& meta) {
+  thread_local std::vector<Tensor> pool;
+  for (Tensor& t : pool)
+    if (t.meta() == meta && t.impl_ptr().use_count() == 1) return t;
+  if (pool.size() >= 64) pool.erase(pool.begin());
+  pool.push_back(Tensor::empty(meta.dtype, meta.shape));
+  return pool.back();
+}
+
 /// The tensors instruction `ins` reads, from the op's inputs and the results so far.
 std::vector<Tensor> operands_of(const Instruction& ins, std::span<const Tensor> inputs,
                                 const std::vector<Tensor>& results) {
@@ -116,7 +140,7 @@ std::vector<Tensor> operands_of(const Instruction& ins, std::span<const Tensor> 
 
 /// Shape rule: every input float32; each instruction's own shape rule on the metas so far; the last result.
 void fused_elementwise_shape(ShapeContext& ctx) {
-  Program program = parse_program(program_text(ctx.attrs), ctx.inputs.size());
+  const Program& program = program_of(ctx.attrs, ctx.inputs.size());
   for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
     TL_CHECK(ctx.input(i).dtype == DType::float32, DTypeError, "fused_elementwise: input ", i,
              " must be float32, got ", meta_str(ctx.input(i)));
@@ -149,7 +173,7 @@ void run_whole(const Program& program, std::span<const Tensor> inputs, Tensor& o
     for (const Tensor& t : operands) metas.push_back(&t.meta());
     TensorMeta meta;
     program[j].op->infer(metas, no_attrs(), std::span<TensorMeta>(&meta, 1));
-    results[j] = Tensor::empty(meta.dtype, meta.shape);
+    results[j] = scratch_tensor(meta);
     program[j].op->run(operands, no_attrs(), std::span<Tensor>(&results[j], 1));
   }
 }
@@ -203,7 +227,7 @@ void run_chunked(const Program& program, std::span<const Tensor> inputs, const T
 }
 
 void fused_elementwise_kernel(KernelContext& ctx) {
-  Program program = parse_program(program_text(ctx.attrs), ctx.inputs.size());
+  const Program& program = program_of(ctx.attrs, ctx.inputs.size());
   Tensor out = ctx.output();
   bool chunkable = out.num_elements() > kChunk;
   for (const Tensor& x : ctx.inputs) chunkable &= x.shape() == out.shape() || x.num_elements() == 1;
