@@ -118,6 +118,8 @@ std::map<std::string, std::vector<OpSample>> build() {
     s["max_pool2d_grad"].push_back({{x2, y2, uniform({2, 3, 3, 1})}, valid});
     s["max_pool2d_grad_grad"].push_back({{x2, y2, uniform({2, 4, 4, 1})}, valid});
   }
+  s["random_uniform_like"] = {{{uniform({2, 3}), constant({7, 1})}, {}}, {{ints({4}), constant({-3, 2})}, {}},
+                               {{uniform({}), constant({0, 0})}, {}}};
   s["print"] = {{{uniform({2}), ints({3})}, {{"template", std::string("sample print: {} and {}")}}}, {{}, {{"template", std::string("{{no tensors}")}}}};
   s["avg_pool2d_grad"] = {
       {{uniform({2, 3, 3, 3})},
@@ -139,6 +141,22 @@ std::map<std::string, std::vector<OpSample>> build() {
                              {{"program", std::string("mul %0 %1; add %r0 %2; tanh %r1")}}},
                             {{uniform({2, 3}), uniform({})},
                              {{"program", std::string("sub %0 %1; square %r0; mul %r1 %0; sigmoid %r2")}}}};
+  // The optimizers' fused updates (core/ops/optimizer_ops.cpp): slots and gradient of the variable's shape,
+  // learning rate and step as scalars; v and rms are non-negative like the running averages they hold.
+  s["sgd_update"] = {{{uniform({2, 3}), uniform({2, 3}), scalar(0.1f)}, {}},
+                     {{uniform({}), uniform({}), scalar(0.5f)}, {}}};
+  s["sgd_momentum_update"] = {{{uniform({2, 3}), uniform({2, 3}), uniform({2, 3}), scalar(0.1f)}, {{"momentum", 0.9}}},
+                              {{uniform({5}), uniform({5}), uniform({5}), scalar(0.01f)},
+                               {{"momentum", 0.5}, {"nesterov", true}}}};
+  s["adam_update"] = {{{uniform({2, 3}), uniform({2, 3}), positive({2, 3}), uniform({2, 3}), scalar(0.01f),
+                        scalar(3.f)},
+                       {{"beta_1", 0.9}, {"beta_2", 0.999}, {"epsilon", 1e-7}}},
+                      {{uniform({3000}), uniform({3000}), positive({3000}), uniform({3000}), scalar(0.1f), scalar(1.f)},
+                       {{"beta_1", 0.8}, {"beta_2", 0.99}, {"epsilon", 1e-3}}}};  // several kernel chunks
+  s["rmsprop_update"] = {{{uniform({4, 2}), positive({4, 2}), uniform({4, 2}), scalar(0.01f)},
+                          {{"rho", 0.9}, {"epsilon", 1e-7}}}};
+  s["rmsprop_momentum_update"] = {{{uniform({3}), positive({3}), uniform({3}), uniform({3}), scalar(0.1f)},
+                                   {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
   return s;
 }
 

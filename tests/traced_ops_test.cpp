@@ -45,6 +45,8 @@ std::vector<Tensor> run_traced(const tl::OpDef& op, const tl::testing::OpSample&
     case 2: return run_traced(op, sample, unknown_dims, std::make_index_sequence<2>());
     case 3: return run_traced(op, sample, unknown_dims, std::make_index_sequence<3>());
     case 4: return run_traced(op, sample, unknown_dims, std::make_index_sequence<4>());
+    case 5: return run_traced(op, sample, unknown_dims, std::make_index_sequence<5>());
+    case 6: return run_traced(op, sample, unknown_dims, std::make_index_sequence<6>());  // adam_update
     default: FAIL("no traced runner for ", sample.inputs.size(), " inputs"); return {};
   }
 }

@@ -163,7 +163,14 @@ void fused_elementwise_shape(ShapeContext& ctx) {
 /// Runs the program on whole tensors; the last instruction writes straight into `out`.
 void run_whole(const Program& program, std::span<const Tensor> inputs, Tensor& out) {
   std::vector<Tensor> results(program.size());
+  std::vector<std::size_t> last_use(program.size(), 0);  // results are dropped after their last reader, so the
+  for (std::size_t j = 0; j < program.size(); ++j)       // scratch pool cycles through a few tensors
+    for (const Operand& o : program[j].operands)
+      if (o.is_result) last_use[o.index] = j;
   for (std::size_t j = 0; j < program.size(); ++j) {
+    if (j > 0)
+      for (const Operand& o : program[j - 1].operands)
+        if (o.is_result && last_use[o.index] == j - 1) results[o.index] = Tensor();
     std::vector<Tensor> operands = operands_of(program[j], inputs, results);
     if (j + 1 == program.size()) {
       program[j].op->run(operands, no_attrs(), std::span<Tensor>(&out, 1));

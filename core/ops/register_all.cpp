@@ -14,6 +14,8 @@ OpRegistry& OpRegistry::global() {
     detail::register_nn_ops(*r);
     detail::register_io_ops(*r);
     detail::register_fused_ops(*r);
+    detail::register_random_ops(*r);
+    detail::register_optimizer_ops(*r);
     return r;
   }();
   return *registry;

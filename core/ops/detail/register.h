@@ -13,5 +13,7 @@ void register_nn_ops(OpRegistry& registry);         // nn_ops.cpp: softmax, log_
                                                     // nn_grad_ops.cpp: their backprop ops
 void register_io_ops(OpRegistry& registry);         // io_ops.cpp: print
 void register_fused_ops(OpRegistry& registry);      // fused_ops.cpp: fused_matmul, fused_elementwise (optimizer)
+void register_random_ops(OpRegistry& registry);     // random_ops.cpp: random_uniform_like (stateless)
+void register_optimizer_ops(OpRegistry& registry);  // optimizer_ops.cpp: sgd/adam/rmsprop fused updates
 
 }  // namespace tl::detail

@@ -1,0 +1,165 @@
+// Fused optimizer updates: one op per optimizer computes a variable's new value and its new slot values in one
+// pass over the elements, instead of the five to ten elementwise ops (each a full pass with its own buffer)
+// that the textbook formula becomes. tl::optimizers::{SGD, Adam, RMSprop} call them and assign the outputs;
+// they have no gradient (not_differentiable). The formulas are Keras 3's; g = gradient, lr = learning rate:
+//
+//   sgd_update(var, g, lr)                      var' = var - lr g
+//   sgd_momentum_update(var, m, g, lr; momentum, nesterov)
+//                                               m' = momentum m - lr g
+//                                               var' = var + m'   (nesterov: var + momentum m' - lr g)
+//   adam_update(var, m, v, g, lr, step; beta_1, beta_2, epsilon)     step = iterations + 1 (float32)
+//                                               m' = m + (g - m)(1 - beta_1)
+//                                               v' = v + (g^2 - v)(1 - beta_2)
+//                                               alpha = lr sqrt(1 - beta_2^step) / (1 - beta_1^step)
+//                                               var' = var - alpha m' / (sqrt(v') + epsilon)   (epsilon "hat")
+//   rmsprop_update(var, rms, g, lr; rho, epsilon)
+//                                               rms' = rho rms + (1 - rho) g^2
+//                                               var' = var - lr g / sqrt(rms' + epsilon)
+//   rmsprop_momentum_update(var, rms, mom, g, lr; rho, momentum, epsilon)
+//                                               rms' as above, mom' = momentum mom + lr g / sqrt(rms' + epsilon)
+//                                               var' = var - mom'
+//
+// var, the slots and g share one shape (known dims must agree); lr and step are float32 scalars (rank 0). The
+// outputs are (var', slots'...) in input order. The kernels walk the elements in cache-sized chunks, each chunk
+// one Eigen expression per output, so every input element is loaded from memory once.
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "ops/detail/elementwise.h"
+#include "ops/detail/register.h"
+#include "ops/detail/rules.h"
+
+namespace tl::detail {
+namespace {
+
+using Column = Eigen::Array<float, Eigen::Dynamic, 1>;
+using Segment = Eigen::Map<Column>;
+using ConstSegment = Eigen::Map<const Column>;
+
+/// Elements per chunk: 8 arrays of 1024 floats (32 KiB) stay in L1/L2 while a chunk's expressions run.
+constexpr std::int64_t kChunk = 1024;
+
+/// The rule shared by the update ops: the first `tensors` inputs (var, slots, gradient) are float32 of one
+/// shape (unknown dims take the known size from another input), the rest are float32 scalars; one output per
+/// tensor input except the gradient (the last tensor input), each with the merged shape.
+void update_shape(ShapeContext& ctx, std::size_t tensors) {
+  for (std::size_t i = 0; i < ctx.inputs.size(); ++i) expect_dtype(ctx, i, {DType::float32});
+  Shape shape = ctx.input(0).shape;
+  for (std::size_t i = 1; i < tensors; ++i) {
+    const Shape& other = ctx.input(i).shape;
+    TL_CHECK(other.is_compatible_with(shape), ShapeError, ctx.op.name(), ": input ", i, " ", meta_str(ctx.input(i)),
+             " does not match the variable ", meta_str(ctx.input(0)));
+    for (std::size_t d = 0; d < other.dims().size(); ++d)
+      if (shape[d] < 0) shape.dims()[d] = other[d];
+  }
+  for (std::size_t i = tensors; i < ctx.inputs.size(); ++i)
+    TL_CHECK(ctx.input(i).shape.rank() == 0, ShapeError, ctx.op.name(), ": input ", i,
+             " (a hyperparameter) must be a scalar, got ", meta_str(ctx.input(i)));
+  for (TensorMeta& out : ctx.outputs) out = TensorMeta{DType::float32, shape};
+}
+
+float scalar_input(const KernelContext& ctx, std::size_t i) { return *ctx.input(i).data<float>(); }
+float attr(const KernelContext& ctx, const char* name) { return static_cast<float>(ctx.attrs.get<double>(name)); }
+
+/// Calls fn(offset, length) over [0, n) in chunks of kChunk elements.
+template <class Fn>
+void for_chunks(std::int64_t n, Fn&& fn) {
+  for (std::int64_t at = 0; at < n; at += kChunk) fn(at, std::min(kChunk, n - at));
+}
+
+ConstSegment in(const KernelContext& ctx, std::size_t i, std::int64_t at, std::int64_t len) {
+  return ConstSegment(ctx.input(i).data<float>() + at, len);
+}
+Segment out(const KernelContext& ctx, std::size_t i, std::int64_t at, std::int64_t len) {
+  return Segment(ctx.output(i).mutable_data<float>() + at, len);
+}
+
+// ---- kernels; inputs and outputs as in the header comment ----
+
+void sgd_kernel(KernelContext& ctx) {
+  const float lr = scalar_input(ctx, 2);
+  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
+    out(ctx, 0, at, len) = in(ctx, 0, at, len) - lr * in(ctx, 1, at, len);
+  });
+}
+
+void sgd_momentum_kernel(KernelContext& ctx) {
+  const float lr = scalar_input(ctx, 3), momentum = attr(ctx, "momentum");
+  const bool nesterov = ctx.attrs.get_or<bool>("nesterov", false);
+  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
+    auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
+    auto m_next = out(ctx, 1, at, len);
+    m_next = momentum * m - lr * g;
+    if (nesterov) out(ctx, 0, at, len) = var + momentum * m_next - lr * g;
+    else out(ctx, 0, at, len) = var + m_next;
+  });
+}
+
+void adam_kernel(KernelContext& ctx) {
+  const float lr = scalar_input(ctx, 4), step = scalar_input(ctx, 5);
+  const float beta_1 = attr(ctx, "beta_1"), beta_2 = attr(ctx, "beta_2"), epsilon = attr(ctx, "epsilon");
+  // Bias correction folded into the step size, in float32 like Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t).
+  const float alpha = lr * std::sqrt(1.f - std::pow(beta_2, step)) / (1.f - std::pow(beta_1, step));
+  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
+    auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), v = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
+    auto m_next = out(ctx, 1, at, len), v_next = out(ctx, 2, at, len);
+    m_next = m + (g - m) * (1.f - beta_1);
+    v_next = v + (g.square() - v) * (1.f - beta_2);
+    out(ctx, 0, at, len) = var - alpha * m_next / (v_next.sqrt() + epsilon);
+  });
+}
+
+void rmsprop_kernel(KernelContext& ctx) {
+  const float lr = scalar_input(ctx, 3), rho = attr(ctx, "rho"), epsilon = attr(ctx, "epsilon");
+  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
+    auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
+    auto rms_next = out(ctx, 1, at, len);
+    rms_next = rho * rms + (1.f - rho) * g.square();
+    out(ctx, 0, at, len) = var - lr * g / (rms_next + epsilon).sqrt();
+  });
+}
+
+void rmsprop_momentum_kernel(KernelContext& ctx) {
+  const float lr = scalar_input(ctx, 4), rho = attr(ctx, "rho"), epsilon = attr(ctx, "epsilon");
+  const float momentum = attr(ctx, "momentum");
+  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
+    auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), mom = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
+    auto rms_next = out(ctx, 1, at, len), mom_next = out(ctx, 2, at, len);
+    rms_next = rho * rms + (1.f - rho) * g.square();
+    mom_next = momentum * mom + lr * g / (rms_next + epsilon).sqrt();
+    out(ctx, 0, at, len) = var - mom_next;
+  });
+}
+
+/// Registers one update op: `tensors` tensor inputs (var, slots..., gradient) then `scalars` scalar inputs.
+OpDef& update_op(OpRegistry& r, const char* name, const char* doc, int tensors, int scalars, KernelFn kernel) {
+  const auto num_tensors = static_cast<std::size_t>(tensors);
+  return r.op(name).doc(doc).inputs(tensors + scalars).outputs(tensors - 1).traits(trait::not_differentiable)
+      .shape_fn([num_tensors](ShapeContext& ctx) { update_shape(ctx, num_tensors); })
+      .kernel(std::move(kernel));
+}
+
+}  // namespace
+
+void register_optimizer_ops(OpRegistry& r) {
+  update_op(r, "sgd_update", "SGD step: var - lr g -> var'", 2, 1, sgd_kernel);
+  update_op(r, "sgd_momentum_update",
+            "SGD with momentum (Keras): m' = momentum m - lr g; var' = var + m' (nesterov: var + momentum m' - lr g) "
+            "-> (var', m')",
+            3, 1, sgd_momentum_kernel)
+      .attr<double>("momentum", true).attr<bool>("nesterov");
+  update_op(r, "adam_update",
+            "Adam step (Keras), bias correction folded into lr, epsilon hat: -> (var', m', v'); step = iterations + 1",
+            4, 2, adam_kernel)
+      .attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
+  update_op(r, "rmsprop_update", "RMSprop step (Keras): rms' = rho rms + (1 - rho) g^2; var' = var - lr g / "
+            "sqrt(rms' + epsilon) -> (var', rms')", 3, 1, rmsprop_kernel)
+      .attr<double>("rho", true).attr<double>("epsilon", true);
+  update_op(r, "rmsprop_momentum_update", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
+            "epsilon); var' = var - mom' -> (var', rms', mom')", 4, 1, rmsprop_momentum_kernel)
+      .attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
+}
+
+}  // namespace tl::detail
