@@ -152,3 +152,21 @@ TEST_CASE("function/graphs: text and JSON of a traced function, including contro
   CHECK(g.str().find("= variable \"w\"") != std::string::npos);
   CHECK(g.str().find("assign \"w\"") != std::string::npos);
 }
+
+TEST_CASE("control_flow/while_loop: a variable assigned in the body is re-read every iteration") {
+  tl::Variable w(tl::scalar(0.f), "w");
+  auto body = [&](const std::vector<tl::Tensor>& v) {
+    tl::Tensor acc = v[1] + w.read();
+    w.assign_add(1.f);
+    return std::vector<tl::Tensor>{v[0] + 1, acc};
+  };
+  auto cond = [](const std::vector<tl::Tensor>& v) { return tl::less(v[0], 3); };
+  auto eager = tl::while_loop(cond, body, {tl::scalar(0), tl::scalar(0.f)});
+  CHECK(eager[1].item<float>() == 3.f);  // 0 + 1 + 2
+  CHECK(w.read().item<float>() == 3.f);
+  w.assign(tl::scalar(0.f));
+  auto traced = tl::function([&] { return tl::while_loop(cond, body, {tl::scalar(0), tl::scalar(0.f)})[1]; }, {.name = "loop"});
+  CHECK(traced().item<float>() == 3.f);
+  CHECK(w.read().item<float>() == 3.f);
+  CHECK(traced().item<float>() == 12.f);  // 3 + 4 + 5
+}

@@ -198,3 +198,13 @@ TEST_CASE("function/train step: tape + manual SGD traced gives the eager weights
   CHECK(g.count(tl::graph::NodeKind::assign) == 2);  // forward, backward and updates in one graph
   CHECK(g.count(tl::graph::NodeKind::variable) == 2);
 }
+
+TEST_CASE("function/reduce_mean gradient with an unknown batch dim") {
+  auto grad = tl::function([](const tl::Tensor& x) {
+    tl::GradientTape tape;
+    tape.watch(x);
+    return tape.gradient(tl::reduce_mean(tl::square(x)), x);
+  }, {.input_signature = {tl::TensorSpec({-1, 2})}, .name = "g"});
+  tl::Tensor x = tl::constant({1.f, 2.f, 3.f, 4.f}, {2, 2});
+  CHECK(grad(x).to_vector<float>() == std::vector<float>{0.5f, 1.f, 1.5f, 2.f});
+}

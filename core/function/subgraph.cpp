@@ -10,8 +10,10 @@ namespace tl::detail {
 
 SubTrace trace_subgraph(Tracer& outer, const std::string& what, const std::vector<TensorMeta>& metas,
                         const std::vector<Tensor>& seed,
-                        const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn) {
+                        const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+                        const std::vector<std::shared_ptr<VariableState>>& read_locally) {
   Tracer tracer(outer, what);
+  tracer.read_locally(read_locally);
   std::vector<Tensor> inputs;
   for (std::size_t i = 0; i < metas.size(); ++i) inputs.push_back(tracer.add_input(metas[i], "arg" + std::to_string(i)));
   tracer.seed_captures(seed);

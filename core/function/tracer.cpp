@@ -164,7 +164,8 @@ Tensor Tracer::read_variable(const std::shared_ptr<VariableState>& variable) {
   auto found = variables_.find(variable.get());
   if (found != variables_.end()) return found->second;
   Tensor value;
-  if (parent_ == nullptr) {
+  bool local = std::find(local_variables_.begin(), local_variables_.end(), variable) != local_variables_.end();
+  if (parent_ == nullptr || local) {
     value = symbolic(graph_.add_variable(variable));
   } else {
     Tensor outer;

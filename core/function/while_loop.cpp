@@ -1,6 +1,8 @@
 // tl::while_loop: eagerly, a C++ loop; traced, a `while_loop` node with the cond and body as sub-graphs.
 // Its gradient is a `while_grad` node that re-runs the loop under a tape when the graph runs (so any trip
 // count works; the forward loop runs twice, and there is no second-order gradient through it).
+#include <algorithm>
+
 #include "function/detail/subgraph.h"
 #include "tracelab/autodiff/tape.h"
 #include "tracelab/function/control_flow.h"
@@ -182,11 +184,12 @@ std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& bo
   std::vector<TensorMeta> metas;
   for (const Tensor& v : loop_vars) metas.push_back(v.meta());
   SubTrace cond_trace, body_trace;
-  for (int attempt = 0;; ++attempt) {  // a body that changes a dim makes it unknown; then trace once more
+  std::vector<std::shared_ptr<VariableState>> local;  // variables the loop assigns: read afresh each iteration
+  for (int attempt = 0;; ++attempt) {  // a changed dim becomes unknown, an assigned variable local; retrace
     cond_trace = trace_subgraph(*tracer, "while_loop cond", metas, {}, [&](const std::vector<Tensor>& v) {
       return std::vector<Tensor>{cond(v)};
-    });
-    body_trace = trace_subgraph(*tracer, "while_loop body", metas, cond_trace.captures, body);
+    }, local);
+    body_trace = trace_subgraph(*tracer, "while_loop body", metas, cond_trace.captures, body, local);
     const auto& outs = body_trace.graph->outputs();
     TL_CHECK(outs.size() == metas.size(), InvalidArgument, "while_loop: the body returned ", outs.size(),
              " tensor(s) for ", metas.size(), " loop variable(s)");
@@ -194,7 +197,14 @@ std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& bo
     for (std::size_t i = 0; i < metas.size(); ++i)
       relaxed.push_back(merge_metas(metas[i], body_trace.graph->meta(outs[i]), false,
                                     "while_loop: loop variable " + std::to_string(i) + " (entry vs body result)"));
-    if (relaxed == metas || attempt == 1) break;
+    bool new_local = false;
+    for (const auto* assigned : {&cond_trace.assigned, &body_trace.assigned})
+      for (const auto& v : *assigned)
+        if (std::find(local.begin(), local.end(), v) == local.end()) {
+          local.push_back(v);
+          new_local = true;
+        }
+    if ((relaxed == metas && !new_local) || attempt == 3) break;
     metas = std::move(relaxed);
   }
   const auto& cond_out = cond_trace.graph->outputs();

@@ -254,8 +254,12 @@ void reduction_gradient(const GradContext& c, std::span<Tensor> d) {
   if constexpr (K == Reduction::sum) {
     d[0] = g;
   } else if constexpr (K == Reduction::mean) {
-    std::int64_t out_count = std::max<std::int64_t>(c.output().num_elements(), 1);
-    d[0] = g / static_cast<float>(x.num_elements() / out_count);
+    if (x.shape().is_fully_defined()) {
+      std::int64_t out_count = std::max<std::int64_t>(c.output().num_elements(), 1);
+      d[0] = g / static_cast<float>(x.num_elements() / out_count);
+    } else {  // traced with unknown dims: count the reduced elements with ops
+      d[0] = g / reduce_sum(ones_like(x), c.attrs.get_or("axes", Ints{}), /*keepdims=*/true);
+    }
   } else {
     Tensor hit = equal(x, reshape(c.output(), kept));
     Tensor hits = cast(hit, DType::float32);

@@ -23,7 +23,8 @@ struct SubTrace {
 /// Traces `fn` on symbolic inputs of `metas` inside `outer`, after seeding it with `seed` captures.
 SubTrace trace_subgraph(Tracer& outer, const std::string& what, const std::vector<TensorMeta>& metas,
                         const std::vector<Tensor>& seed,
-                        const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn);
+                        const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+                        const std::vector<std::shared_ptr<VariableState>>& read_locally = {});
 
 /// Adds capture inputs to `first` for the captures its sibling added after the shared seed.
 void append_captures(SubTrace& first, const SubTrace& second);

@@ -45,6 +45,9 @@ class Tracer final : public OpInterceptor {
   void seed_captures(const std::vector<Tensor>& outer);
   /// The value `tensor` has in this graph: its own symbolic values, captured outer values, or constants.
   graph::ValueRef ref(const Tensor& tensor);
+  /// Variables this nested trace reads with its own variable nodes (each time the sub-graph runs) instead of
+  /// capturing the parent's read: loops that assign a variable must see the new value every iteration.
+  void read_locally(std::vector<std::shared_ptr<VariableState>> variables) { local_variables_ = std::move(variables); }
   /// Sets the graph outputs.
   void set_outputs(const std::vector<Tensor>& outputs);
   /// The finished graph (the tracer is spent afterwards).
@@ -87,6 +90,7 @@ class Tracer final : public OpInterceptor {
   std::vector<Tensor> captures_;
   std::unordered_map<const VariableState*, Tensor> variables_;    // the current value of each variable
   std::vector<std::shared_ptr<VariableState>> assigned_;
+  std::vector<std::shared_ptr<VariableState>> local_variables_;
   OpInterceptor* saved_interceptor_;
   std::vector<OpObserver*> saved_observers_;
 };

@@ -1,0 +1,136 @@
+// End-to-end training with the Keras-style stack, eagerly and traced: XOR with Dense, a generated two-class
+// image task with Conv2D + MaxPool + Dense, and a whole epoch over a Dataset traced into one function.
+#include <doctest/doctest.h>
+
+#include "tracelab/tracelab.h"
+
+namespace {
+
+using namespace tl;
+using tl::layers::Dense;
+using tl::layers::DenseOptions;
+
+std::shared_ptr<layers::Sequential> xor_model(std::uint64_t seed) {
+  return std::make_shared<layers::Sequential>(layers::LayerList{
+      std::make_shared<Dense>(8, DenseOptions{.activation = "tanh", .seed = seed}),
+      std::make_shared<Dense>(1, DenseOptions{.seed = seed + 1})});
+}
+
+/// One step: loss, tape, Adam; returns the loss. Used eagerly and inside tl::function alike.
+Tensor train_step(layers::Layer& model, optimizers::Optimizer& opt, const losses::Loss& loss_fn, const Tensor& x,
+                  const Tensor& y) {
+  GradientTape tape;
+  Tensor loss = loss_fn(y, model(x, true));
+  auto vars = model.trainable_variables();
+  opt.apply_gradients(tape.gradient(loss, vars), vars);
+  return loss;
+}
+
+/// 8x8 one-channel images: class 1 has a bright vertical bar, class 0 a horizontal one, plus noise.
+std::pair<Tensor, Tensor> bar_images(int n, std::uint64_t seed) {
+  Generator gen(seed);
+  std::vector<float> pixels = gen.uniform({n, 8, 8, 1}, 0, 0.3).to_vector<float>();
+  std::vector<float> labels(static_cast<std::size_t>(n));
+  std::vector<std::int32_t> where = gen.uniform({n}, 1, 7, int32).to_vector<std::int32_t>();
+  for (int i = 0; i < n; ++i) {
+    bool vertical = i % 2 == 1;
+    labels[static_cast<std::size_t>(i)] = vertical ? 1.f : 0.f;
+    for (int k = 0; k < 8; ++k) {
+      int row = vertical ? k : where[static_cast<std::size_t>(i)], col = vertical ? where[static_cast<std::size_t>(i)] : k;
+      pixels[static_cast<std::size_t>(i * 64 + row * 8 + col)] = 1.f;
+    }
+  }
+  return {constant(pixels, {n, 8, 8, 1}), constant(labels, {n, 1})};
+}
+
+}  // namespace
+
+TEST_CASE("training/xor: Dense learns XOR; eager and traced give the same losses") {
+  Tensor x = constant({0.f, 0.f, 0.f, 1.f, 1.f, 0.f, 1.f, 1.f}, {4, 2});
+  Tensor y = constant({0.f, 1.f, 1.f, 0.f}, {4, 1});
+  losses::BinaryCrossentropy bce(/*from_logits=*/true);
+  auto eager_model = xor_model(11), traced_model = xor_model(11);
+  optimizers::Adam eager_opt(0.05), traced_opt(0.05);
+  auto step = tl::function([&](const Tensor& a, const Tensor& b) { return train_step(*traced_model, traced_opt, bce, a, b); },
+                           {.name = "xor_step"});
+  float eager_loss = 0, traced_loss = 0;
+  for (int i = 0; i < 300; ++i) {
+    eager_loss = train_step(*eager_model, eager_opt, bce, x, y).item<float>();
+    traced_loss = step(x, y).item<float>();
+    CHECK(traced_loss == doctest::Approx(eager_loss).epsilon(1e-4));
+  }
+  CHECK(step.tracing_count() == 1);
+  CHECK(eager_loss < 0.05f);
+  metrics::BinaryAccuracy accuracy(0.0);  // logits: threshold 0
+  accuracy.update_state(y, (*traced_model)(x));
+  CHECK(accuracy.result().item<float>() == 1.f);
+}
+
+TEST_CASE("training/images: Conv2D + MaxPool + Dense reach >= 95% on a generated two-class task, traced") {
+  auto [train_x, train_y] = bar_images(64, 1);
+  auto [test_x, test_y] = bar_images(64, 2);
+  auto model = std::make_shared<layers::Sequential>(layers::LayerList{
+      std::make_shared<layers::Conv2D>(4, 3, layers::Conv2DOptions{.activation = "relu", .seed = 3}),
+      std::make_shared<layers::MaxPool2D>(2), std::make_shared<layers::Flatten>(),
+      std::make_shared<Dense>(1, DenseOptions{.seed = 4})});
+  losses::BinaryCrossentropy bce(true);
+  optimizers::Adam opt(0.02);
+  auto dataset = data::Dataset::from_tensor_slices({train_x, train_y}).shuffle(64, 5).batch(16);
+  auto step = tl::function([&](const Tensor& a, const Tensor& b) { return train_step(*model, opt, bce, a, b); },
+                           {.input_signature = {TensorSpec({-1, 8, 8, 1}), TensorSpec({-1, 1})}, .name = "step"});
+  for (int epoch = 0; epoch < 25; ++epoch)
+    for (const auto& batch : dataset) step(batch[0], batch[1]);  // 100 steps
+  metrics::BinaryAccuracy accuracy(0.0);
+  accuracy.update_state(test_y, (*model)(test_x));
+  CHECK(accuracy.result().item<float>() >= 0.95f);
+  CHECK(step.tracing_count() == 1);
+}
+
+TEST_CASE("training/loop: a whole epoch over a Dataset traced into one function equals the per-step loop") {
+  Generator gen(9);
+  std::vector<Tensor> xs, ys;
+  auto factory = [] {
+    auto g = std::make_shared<Generator>(21);
+    auto count = std::make_shared<int>(0);
+    return data::GeneratorFn([g, count]() -> std::optional<data::Element> {
+      if ((*count)++ == 30) return std::nullopt;
+      int len = 1 + *count % 10;
+      return data::Element{g->uniform({1, len, 20}), g->uniform({1})};
+    });
+  };
+  auto ds = data::Dataset::from_generator(factory, {TensorSpec({1, -1, 20}), TensorSpec({1})});
+  auto make_model = [] {
+    return std::make_shared<layers::Sequential>(layers::LayerList{
+        std::make_shared<Dense>(10, DenseOptions{.activation = "relu", .seed = 1}), std::make_shared<Dense>(1, DenseOptions{.seed = 2})});
+  };
+  losses::MeanSquaredError mse;
+  auto per_step_model = make_model(), loop_model = make_model();
+  optimizers::Adam per_step_opt(0.01), loop_opt(0.01);
+  auto forward = [](layers::Layer& m, const Tensor& x) { return tl::reshape(m(tl::reduce_max(x, {1})), {-1}); };
+  auto step = tl::function([&](const Tensor& x, const Tensor& y) {
+    GradientTape tape;
+    Tensor loss = mse(y, forward(*per_step_model, x));
+    auto vars = per_step_model->trainable_variables();
+    per_step_opt.apply_gradients(tape.gradient(loss, vars), vars);
+    return loss;
+  }, {.input_signature = {TensorSpec({1, -1, 20}), TensorSpec({1})}, .name = "step"});
+  auto epoch = tl::function([&] {
+    data::for_each(ds, [&](const data::Element& e) {
+      GradientTape tape;
+      Tensor loss = mse(e[1], forward(*loop_model, e[0]));
+      auto vars = loop_model->trainable_variables();
+      loop_opt.apply_gradients(tape.gradient(loss, vars), vars);
+    });
+  }, {.name = "epoch"});
+  for (int e = 0; e < 2; ++e) {
+    for (const auto& element : ds) step(element[0], element[1]);
+    epoch();
+  }
+  CHECK(epoch.tracing_count() == 1);
+  auto a = per_step_model->trainable_variables(), b = loop_model->trainable_variables();
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto va = a[i].read().to_vector<float>(), vb = b[i].read().to_vector<float>();
+    for (std::size_t k = 0; k < va.size(); ++k) CHECK(vb[k] == doctest::Approx(va[k]).epsilon(1e-4));
+  }
+}
