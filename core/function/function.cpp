@@ -135,7 +135,10 @@ int FunctionCore::tracing_count() const noexcept { return static_cast<int>(state
 
 std::string FunctionCore::pretty_printed_concrete_signatures() const {
   std::string out;
-  for (std::size_t i = 0; i < state_->traced.size(); ++i) out += (i ? "\n" : "") + state_->traced[i]->pretty_signature();
+  for (std::size_t i = 0; i < state_->traced.size(); ++i) {
+    if (i > 0) out += '\n';
+    out += state_->traced[i]->pretty_signature();
+  }
   return out;
 }
 

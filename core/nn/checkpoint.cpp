@@ -196,9 +196,10 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
   Json index = Json::parse(bytes.begin() + kHeader, bytes.begin() + kHeader + static_cast<std::ptrdiff_t>(length), nullptr, false);
   if (index.is_discarded()) fail("the index is not valid JSON (the file is corrupt)");
   std::span<const std::uint8_t> data = bytes.subspan(kHeader + length);
+  const std::vector<std::pair<std::string, Variable>> expected = entries();  // the slots point into it
   std::map<std::string, Slot> slots;
   try {
-    slots = read_index(index, data.size(), entries());
+    slots = read_index(index, data.size(), expected);
   } catch (const Json::exception& e) {
     fail("malformed index: ", e.what());
   }
@@ -215,9 +216,15 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
 void Checkpoint::save(const std::string& path) const { write_file(path, to_bytes()); }
 
 void Checkpoint::restore(const std::string& path) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot read '", path, "'");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read in 64 KiB chunks with stdio.
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) fail("cannot read '", path, "'");
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[65536];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
+  bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) fail("reading '", path, "' failed");
   from_bytes(bytes);
 }
 

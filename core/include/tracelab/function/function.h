@@ -43,16 +43,16 @@ class InputSignature {
 /// How a tl::function traces and runs (names mirror tf.function).
 struct FunctionOptions {
   /// Fixes the accepted arguments: every call must fit (an error otherwise), and one graph serves all of them.
-  InputSignature input_signature;
+  InputSignature input_signature{};
   /// TensorFlow's reduce_retracing (formerly experimental_relax_shapes): on a miss, trace with the dims that
   /// differ from a cached call made unknown, so one generalized graph serves later shapes.
   bool reduce_retracing = false;
   /// The function's name in signatures, warnings and records.
   std::string name = "function";
   /// Argument names for messages and signatures (default: the signature's spec names, else "arg0", ...).
-  std::vector<std::string> arg_names;
+  std::vector<std::string> arg_names{};
   /// Which graph optimization passes run on each new concrete function.
-  graph::OptimizeOptions optimize;
+  graph::OptimizeOptions optimize{};
   /// Frequent-retracing warnings per function: 2 as in current TensorFlow, -1 for no limit (TF 2.1).
   int max_retracing_warnings = 2;
 };
