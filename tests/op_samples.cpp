@@ -121,6 +121,10 @@ std::map<std::string, std::vector<OpSample>> build() {
   s["random_uniform_like"] = {{{uniform({2, 3}), constant({7, 1})}, {}}, {{ints({4}), constant({-3, 2})}, {}},
                                {{uniform({}), constant({0, 0})}, {}}};
   s["print"] = {{{uniform({2}), ints({3})}, {{"template", std::string("sample print: {} and {}")}}}, {{}, {{"template", std::string("{{no tensors}")}}}};
+  {
+    static TimestampLog sample_log;  // lives as long as the samples
+    s["record_timestamp"] = {{{}, {{"log", sample_log.id()}}}, {{uniform({1})}, {{"log", sample_log.id()}}}};
+  }
   s["avg_pool2d_grad"] = {
       {{uniform({2, 3, 3, 3})},
        {{"input_sizes", Ints{2, 5, 5, 3}}, {"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},

@@ -1,7 +1,12 @@
 // Ops with side effects on the outside world. `print` writes its inputs through the log sink (base/log.h)
 // every time it runs — eagerly at once, inside a traced function on every call of the graph (unlike a C++
-// std::cout in the traced callable, which runs only while tracing). TensorFlow's tf.print.
+// std::cout in the traced callable, which runs only while tracing). TensorFlow's tf.print. `record_timestamp`
+// appends the steady clock's time to a host-side TimestampLog, so a graph can time its own loop iterations.
+#include <chrono>
+#include <limits>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "ops/detail/register.h"
 #include "tracelab/base/log.h"
@@ -36,6 +41,19 @@ std::string format_print(const std::string& text, std::span<const Tensor> inputs
   return out;
 }
 
+/// The live TimestampLogs by id: the op's attribute holds an id, not a pointer, so a graph that outlives its
+/// log gets a clear error instead of a dangling write.
+struct TimestampLogTable {
+  std::mutex mutex;
+  std::unordered_map<std::int64_t, TimestampLog*> logs;
+  std::int64_t next_id = 1;
+
+  static TimestampLogTable& get() {
+    static auto* table = new TimestampLogTable();  // never destroyed: logs may be static objects too
+    return *table;
+  }
+};
+
 }  // namespace
 
 void register_io_ops(OpRegistry& registry) {
@@ -54,6 +72,41 @@ void register_io_ops(OpRegistry& registry) {
       })
       .kernel([](KernelContext& c) {
         log_message(LogLevel::print, format_print(c.attrs.get<std::string>("template"), c.inputs));
+      });
+
+  // record_timestamp(value?): appends steady_clock's now (ns) and the optional one-element value (as float, NaN
+  // without one) to the TimestampLog with id `log`; no outputs.
+  registry.op("record_timestamp")
+      .doc("appends the current steady-clock time (and an optional one-element value, e.g. a loss) to a host-side "
+           "TimestampLog each time it runs: times a graph's own loop iterations (cf. tf.timestamp)")
+      .variadic_inputs(0)
+      .outputs(0)
+      .traits(trait::side_effects | trait::stateful | trait::not_differentiable)
+      .attr<std::int64_t>("log", true)
+      .shape_fn([](ShapeContext& c) {
+        TL_CHECK(c.inputs.size() <= 1, InvalidArgument, "record_timestamp: takes at most one value, got ",
+                 c.inputs.size(), " inputs");
+        if (c.inputs.empty()) return;
+        const Shape& shape = c.input(0).shape;
+        bool one = true;
+        for (std::int64_t d : shape.dims()) one = one && (d == 1 || d == -1);
+        TL_CHECK(one, ShapeError, "record_timestamp: the value must have one element, got ", meta_str(c.input(0)));
+      })
+      .kernel([](KernelContext& c) {
+        std::int64_t id = c.attrs.get<std::int64_t>("log");
+        float value = std::numeric_limits<float>::quiet_NaN();
+        if (!c.inputs.empty()) {
+          const Tensor& v = c.input(0);
+          TL_CHECK(v.num_elements() == 1, ShapeError, "record_timestamp: the value must have one element, got ",
+                   meta_str(v.meta()));
+          value = v.item<float>();
+        }
+        auto& table = TimestampLogTable::get();
+        std::lock_guard lock(table.mutex);
+        auto it = table.logs.find(id);
+        TL_CHECK(it != table.logs.end(), InvalidArgument, "record_timestamp: TimestampLog ", id,
+                 " no longer exists (a log must outlive the graphs that record into it)");
+        it->second->record(value);
       });
 }
 
@@ -81,3 +134,51 @@ void PrintBuilder::run() const {
 }
 
 }  // namespace tl::detail
+
+namespace tl {
+
+TimestampLog::TimestampLog() {
+  auto& table = detail::TimestampLogTable::get();
+  std::lock_guard lock(table.mutex);
+  id_ = table.next_id++;
+  table.logs.emplace(id_, this);
+}
+
+TimestampLog::~TimestampLog() {
+  auto& table = detail::TimestampLogTable::get();
+  std::lock_guard lock(table.mutex);
+  table.logs.erase(id_);
+}
+
+void TimestampLog::reserve(std::size_t count) {
+  times_.reserve(count);
+  values_.reserve(count);
+}
+
+void TimestampLog::clear() noexcept {
+  times_.clear();
+  values_.clear();
+}
+
+void TimestampLog::record(float value) {
+  times_.push_back(now());
+  values_.push_back(value);
+}
+
+std::int64_t TimestampLog::now() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void record_timestamp(const TimestampLog& log) {
+  static const OpDef& op = OpRegistry::global().get("record_timestamp");
+  tl::execute(op, {}, Attrs{{"log", log.id()}}, std::span<Tensor>());
+}
+
+void record_timestamp(const TimestampLog& log, const Tensor& value) {
+  static const OpDef& op = OpRegistry::global().get("record_timestamp");
+  TL_CHECK(value.defined(), InvalidArgument, "record_timestamp: the value is an empty Tensor handle");
+  tl::execute(op, std::span<const Tensor>(&value, 1), Attrs{{"log", log.id()}}, std::span<Tensor>());
+}
+
+}  // namespace tl

@@ -16,6 +16,7 @@
 #include "tracelab/data/dataset.h"
 #include "tracelab/data/iterator.h"
 #include "tracelab/eager/execute.h"
+#include "tracelab/experiments/ragged.h"
 #include "tracelab/function/concrete_function.h"
 #include "tracelab/function/control_flow.h"
 #include "tracelab/function/function.h"

@@ -1,0 +1,159 @@
+// The ragged-input experiment: a toy model whose input length varies per example, trained in six modes with a
+// time, a loss and a trace flag for every step — the playground's headline. The CLI (examples/ragged_model),
+// the benchmark (bench/ragged_bench), the JS bridge and the page all run this one runner. docs/performance.md.
+//
+// Model (as in the TF 2.1 article it reproduces): x (batch, X, features) float32, X uniform in
+// [min_length, max_length] per example, values U[0, 1); target y (batch,) U[0, 1).
+// net = reduce_max(x, axis 1, keepdims); Dense+relu for each hidden width; Dense(1); mean squared error; Adam.
+//
+//   tl::experiments::RaggedConfig config;  config.steps = 1000;
+//   auto result = tl::experiments::run_ragged(config);
+//   std::cout << tl::experiments::summary_table(result);   // mode, total, steps/s, median/p99 µs, traces, speedup
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tracelab/graph/passes.h"
+
+namespace tl::experiments {
+
+/// How the train step runs.
+enum class RaggedMode {
+  eager,      ///< op by op, with a GradientTape
+  function,   ///< tl::function without a signature: one graph per distinct X (retraces)
+  signature,  ///< tl::function with input signature (-1, -1, features), (-1): one generic graph
+  relaxed,    ///< tl::function with reduce_retracing: the second distinct shape traces a generic graph
+  loop,       ///< the whole loop over the dataset traced into one function (one dataset_loop node)
+  bucketed,   ///< x padded with -inf up to the next bucket size: one specialized graph per bucket
+};
+
+/// "eager", "function", ...
+const char* mode_name(RaggedMode mode) noexcept;
+/// The mode of that name; InvalidArgument listing the valid names otherwise.
+RaggedMode parse_mode(std::string_view name);
+/// All six, in the order above.
+std::vector<RaggedMode> all_modes();
+/// "eager,function" → the modes; InvalidArgument for an unknown or repeated name.
+std::vector<RaggedMode> parse_modes(std::string_view comma_separated);
+
+/// Everything a run depends on. validate() names the first bad field.
+struct RaggedConfig {
+  std::vector<RaggedMode> modes = all_modes();
+  std::int64_t steps = 1000;           ///< training steps per mode (1 .. 10,000,000)
+  std::uint64_t seed = 42;             ///< data and initial weights (bit-identical natively and in WASM)
+  std::int64_t min_length = 1;         ///< X range, inclusive
+  std::int64_t max_length = 10;
+  std::int64_t features = 20;          ///< the last dim of x
+  std::int64_t batch_size = 1;         ///< examples per step (one X per step)
+  std::vector<std::int64_t> hidden_units = {10, 20, 40, 20, 10};
+  double learning_rate = 0.01;
+  std::string optimizer = "adam";      ///< adam | sgd | rmsprop
+  /// Bucket sizes for `bucketed`, increasing, the last >= max_length. Empty: 2, 4, 8, ... below max_length,
+  /// then max_length (2, 4, 8, 10 for 1..10).
+  std::vector<std::int64_t> buckets = {};
+  /// Distinct examples generated; the steps cycle through them. 0: one per step (the article's stream).
+  std::int64_t examples = 0;
+  /// Frequent-retracing warnings per function: -1 = no limit (TF 2.1, as in the article), 2 = current TF.
+  int max_retracing_warnings = -1;
+  /// Which optimization passes every traced graph gets.
+  graph::OptimizeOptions optimize{};
+
+  /// InvalidArgument naming the field and the accepted range.
+  void validate() const;
+  /// The buckets actually used (the default filled in).
+  std::vector<std::int64_t> effective_buckets() const;
+};
+
+/// One trace of a mode's function.
+struct RaggedRetrace {
+  std::int64_t step = 0;     ///< the step whose call traced
+  std::string reason;        ///< why (tl::CallRecord::reason)
+  double trace_us = 0;       ///< tracing + optimization + planning
+  std::string signature;     ///< the new concrete function's pretty signature
+};
+
+/// One concrete function of a mode.
+struct RaggedConcrete {
+  std::string signature;                    ///< TensorFlow's pretty-printed signature
+  std::int64_t traced_nodes = 0;            ///< nodes as traced (sub-graphs included)
+  std::int64_t optimized_nodes = 0;         ///< nodes after the passes (sub-graphs included)
+  std::vector<graph::PassReport> passes;    ///< node counts before/after each pass
+  std::string traced_graph;                 ///< text form before optimization
+  std::string graph;                        ///< text form after optimization (what runs)
+  std::string graph_json;                   ///< the optimized graph as JSON (graph::to_json)
+  std::string traced_graph_json;            ///< the traced graph as JSON
+};
+
+/// What one mode did.
+struct RaggedModeResult {
+  RaggedMode mode = RaggedMode::eager;
+  std::int64_t steps = 0;                   ///< steps completed (fewer than asked when cancelled)
+  double total_ms = 0;                      ///< wall time of all steps, tracing included
+  std::vector<double> step_us;              ///< one time per step (loop: taken inside the graph)
+  std::vector<float> loss;                  ///< one loss per step
+  std::vector<std::int64_t> traced_steps;   ///< steps whose call traced
+  std::vector<RaggedRetrace> retraces;      ///< one per trace, in order
+  std::vector<std::string> warnings;        ///< frequent-retracing warnings, as logged
+  std::vector<RaggedConcrete> concrete_functions;
+  /// Heap size (WASM: the linear memory's size; natively: bytes glibc's malloc got from the system) after
+  /// step heap_check_step (1000, or the last step of a shorter run) and after the last step: equal means the
+  /// mode's steady state allocates nothing it keeps.
+  std::int64_t heap_check_step = 0;
+  std::size_t heap_bytes_at_check = 0;
+  std::size_t heap_bytes_at_end = 0;
+
+  int trace_count() const noexcept { return static_cast<int>(retraces.size()); }
+  /// Median / p99 step time over all steps, and the median over steps that did not trace ("steady state").
+  double median_us() const;
+  double p99_us() const;
+  double steady_median_us() const;
+};
+
+struct RaggedResult {
+  RaggedConfig config;
+  std::vector<RaggedModeResult> modes;
+  bool cancelled = false;
+  /// The mode's result; InvalidArgument when the run did not include it.
+  const RaggedModeResult& mode(RaggedMode m) const;
+};
+
+/// Reported while a mode runs (every `progress_every` steps and when it ends), outside the timed region.
+struct RaggedProgress {
+  RaggedMode mode;
+  std::size_t mode_index;               ///< position in config.modes
+  std::int64_t steps_done;
+  std::int64_t steps_total;
+  double elapsed_ms;                    ///< wall time of this mode so far
+  const RaggedModeResult* partial;      ///< step_us, loss, traced_steps so far
+};
+/// Return false to stop the run (the current mode ends with the steps done so far).
+using RaggedProgressFn = std::function<bool(const RaggedProgress&)>;
+
+/// Generates the data, then trains a fresh model (same initial weights) in each mode. The `loop` mode runs as
+/// one call, so it reports progress and checks for cancellation only when done.
+RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& progress = {},
+                        std::int64_t progress_every = 100);
+
+/// The table the CLI prints: mode, total, steps/s, median and p99 step µs, steady median, traces, speedup.
+std::string summary_table(const RaggedResult& result);
+/// The result as JSON (schema in docs/performance.md); graphs (text and JSON) only with include_graphs.
+std::string to_json(const RaggedResult& result, bool include_graphs = false);
+
+/// The data the runner trains on, for benchmarks that need the same examples: x_i (batch, X_i, features) and
+/// y_i (batch,), row-major floats.
+struct RaggedExample {
+  std::int64_t length = 0;
+  std::vector<float> x;
+  std::vector<float> y;
+};
+std::vector<RaggedExample> make_ragged_data(const RaggedConfig& config);
+/// The heap size as the runner reports it (see RaggedModeResult::heap_bytes_at_check).
+std::size_t heap_bytes() noexcept;
+/// The initial kernels of the model (one per Dense layer, (in, out) row-major), as every mode starts with them.
+std::vector<std::vector<float>> initial_kernels(const RaggedConfig& config);
+
+}  // namespace tl::experiments
