@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "experiments/detail/ragged_model.h"
+#include "tracelab/base/log.h"
 #include "tracelab/data/dataset.h"
 #include "tracelab/function/function.h"
 #include "tracelab/ops/io.h"
@@ -69,6 +70,7 @@ class ModeRun {
       result_.steps = i + 1;
       after(i);
       if (i + 1 == result_.heap_check_step) result_.heap_bytes_at_check = heap_bytes();
+      if (i + 1 == config_.steps) result_.heap_bytes_at_end = heap_bytes();
       if (!report(i + 1 == config_.steps, micros(start, Clock::now()) / 1000)) return false;
     }
     return true;
@@ -114,7 +116,6 @@ class ModeRun {
     double total_us = 0;
     for (double us : result_.step_us) total_us += us;
     result_.total_ms = total_us / 1000;
-    result_.heap_bytes_at_end = heap_bytes();
     return std::move(result_);
   }
 
@@ -199,6 +200,7 @@ bool run_loop(ModeRun& run, const Data& data) {
   }, options);
   std::int64_t start = TimestampLog::now();
   train();
+  result.heap_bytes_at_end = heap_bytes();
   const CallRecord& record = train.calls().back();
   const auto& times = log.times();
   for (std::size_t i = 0; i < times.size(); ++i) {
@@ -220,6 +222,7 @@ RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& prog
   config.validate();
   TL_CHECK(progress_every >= 1, InvalidArgument, "ragged experiment: progress_every must be >= 1, got ",
            progress_every);
+  ScopedLogCapture warnings;  // retracing warnings are in each mode's result, in order; nothing goes to stderr
   RaggedResult out;
   out.config = config;
   Data data(config);

@@ -134,7 +134,8 @@ struct RaggedProgress {
 using RaggedProgressFn = std::function<bool(const RaggedProgress&)>;
 
 /// Generates the data, then trains a fresh model (same initial weights) in each mode. The `loop` mode runs as
-/// one call, so it reports progress and checks for cancellation only when done.
+/// one call, so it reports progress and checks for cancellation only when done. Retracing warnings are
+/// collected into each mode's result instead of the log sink.
 RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& progress = {},
                         std::int64_t progress_every = 100);
 

@@ -1,0 +1,242 @@
+// The ragged experiment's runner: trace counts and trace steps per mode (the article's story), the same loss
+// trajectory in every mode, the record_timestamp op that times the in-graph loop, progress and cancellation,
+// the JSON document, and configuration errors. Small step counts: timings are benchmarks, not tests.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tracelab/tracelab.h"
+
+namespace {
+
+using namespace tl;
+using namespace tl::experiments;
+
+RaggedConfig small_config(std::int64_t steps) {
+  RaggedConfig config;
+  config.steps = steps;
+  config.seed = 7;
+  return config;
+}
+
+/// The steps at which a new key first appears in `keys` (a trace per new key).
+std::vector<std::int64_t> first_occurrences(const std::vector<std::int64_t>& keys) {
+  std::set<std::int64_t> seen;
+  std::vector<std::int64_t> steps;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (seen.insert(keys[i]).second) steps.push_back(static_cast<std::int64_t>(i));
+  return steps;
+}
+
+}  // namespace
+
+TEST_CASE("ragged/modes: 10 traces without a signature, 1 with, 2 relaxed, 1 loop, one per bucket, 0 eager") {
+  RaggedConfig config = small_config(300);
+  RaggedResult result = run_ragged(config);
+  REQUIRE(result.modes.size() == 6);
+  CHECK_FALSE(result.cancelled);
+
+  std::vector<std::int64_t> lengths, buckets;
+  for (const auto& e : make_ragged_data(config)) {
+    lengths.push_back(e.length);
+    buckets.push_back(e.length <= 2 ? 2 : e.length <= 4 ? 4 : e.length <= 8 ? 8 : 10);
+  }
+  CHECK(std::set<std::int64_t>(lengths.begin(), lengths.end()).size() == 10);  // every X in 1..10 occurs
+
+  CHECK(result.mode(RaggedMode::eager).trace_count() == 0);
+  CHECK(result.mode(RaggedMode::function).trace_count() == 10);
+  CHECK(result.mode(RaggedMode::function).traced_steps == first_occurrences(lengths));
+  CHECK(result.mode(RaggedMode::signature).trace_count() == 1);
+  CHECK(result.mode(RaggedMode::relaxed).trace_count() == 2);
+  CHECK(result.mode(RaggedMode::relaxed).traced_steps == std::vector<std::int64_t>{0, first_occurrences(lengths)[1]});
+  CHECK(result.mode(RaggedMode::loop).trace_count() == 1);
+  CHECK(result.mode(RaggedMode::bucketed).trace_count() == 4);
+  CHECK(result.mode(RaggedMode::bucketed).traced_steps == first_occurrences(buckets));
+  CHECK(config.effective_buckets() == std::vector<std::int64_t>{2, 4, 8, 10});
+
+  for (const auto& mode : result.modes) {
+    INFO("mode ", std::string(mode_name(mode.mode)));
+    CHECK(mode.steps == 300);
+    CHECK(mode.step_us.size() == 300);
+    CHECK(mode.loss.size() == 300);
+    CHECK(std::all_of(mode.step_us.begin(), mode.step_us.end(), [](double us) { return us > 0; }));
+    CHECK(mode.total_ms > 0);
+    CHECK(mode.concrete_functions.size() == static_cast<std::size_t>(mode.trace_count()));
+    for (const auto& f : mode.concrete_functions) {
+      CHECK(f.optimized_nodes > 0);
+      CHECK(f.optimized_nodes <= f.traced_nodes);
+      CHECK(f.graph.find("adam_update") != std::string::npos);
+    }
+  }
+  // The relaxed function's second trace generalizes X; the signature's is generic from the start.
+  CHECK(result.mode(RaggedMode::relaxed).retraces[1].signature.find("shape=(1, None, 20)") != std::string::npos);
+  CHECK(result.mode(RaggedMode::signature).retraces[0].signature.find("shape=(None, None, 20)") != std::string::npos);
+  CHECK(result.mode(RaggedMode::function).retraces[1].reason.find("x") != std::string::npos);
+  // TF 2.1's warning (no limit on warnings by default): issued from the fifth trace in a window of calls.
+  CHECK_FALSE(result.mode(RaggedMode::function).warnings.empty());
+  CHECK(result.mode(RaggedMode::signature).warnings.empty());
+}
+
+TEST_CASE("ragged/losses: every mode follows the eager loss trajectory") {
+  RaggedConfig config = small_config(200);
+  RaggedResult result = run_ragged(config);
+  const auto& eager = result.mode(RaggedMode::eager).loss;
+  for (const auto& mode : result.modes) {
+    INFO("mode ", std::string(mode_name(mode.mode)));
+    for (std::size_t i = 0; i < eager.size(); ++i) {
+      INFO("step ", i);
+      // Fused kernels sum in another order than eager ops: differences of a few ulps that Adam carries along.
+      CHECK(mode.loss[i] == doctest::Approx(eager[i]).epsilon(2e-3).scale(1e-4));
+    }
+  }
+  CHECK(eager.back() < eager.front());  // it learns: MSE falls from its start
+}
+
+TEST_CASE("ragged/optimizers and sizes: sgd and rmsprop, batch 3, other hidden widths") {
+  for (const char* optimizer : {"sgd", "rmsprop"}) {
+    RaggedConfig config = small_config(40);
+    config.optimizer = optimizer;
+    config.batch_size = 3;
+    config.hidden_units = {8, 4};
+    config.min_length = 2;
+    config.max_length = 5;
+    config.features = 6;
+    RaggedResult result = run_ragged(config);
+    const auto& eager = result.mode(RaggedMode::eager).loss;
+    for (const auto& mode : result.modes)
+      for (std::size_t i = 0; i < eager.size(); ++i) CHECK(mode.loss[i] == doctest::Approx(eager[i]).epsilon(2e-3).scale(1e-4));
+    CHECK(result.mode(RaggedMode::signature).trace_count() == 1);
+    CHECK(config.effective_buckets() == std::vector<std::int64_t>{2, 4, 5});
+  }
+}
+
+TEST_CASE("ragged/progress: reported outside the timed steps; returning false stops the run") {
+  RaggedConfig config = small_config(50);
+  config.modes = {RaggedMode::function, RaggedMode::eager};
+  std::vector<std::int64_t> seen;
+  RaggedResult result = run_ragged(config, [&](const RaggedProgress& p) {
+    seen.push_back(p.steps_done);
+    CHECK(p.partial->step_us.size() == static_cast<std::size_t>(p.steps_done));
+    return !(p.mode == RaggedMode::function && p.steps_done == 20);
+  }, 10);
+  CHECK(seen == std::vector<std::int64_t>{10, 20});
+  CHECK(result.cancelled);
+  REQUIRE(result.modes.size() == 1);
+  CHECK(result.modes[0].steps == 20);
+  CHECK(result.modes[0].loss.size() == 20);
+}
+
+TEST_CASE("ragged/json: config, one object per mode, per-step arrays; graphs on request") {
+  RaggedConfig config = small_config(30);
+  config.modes = {RaggedMode::signature, RaggedMode::loop};
+  RaggedResult result = run_ragged(config);
+  auto doc = nlohmann::json::parse(to_json(result));
+  CHECK(doc["format"] == "tracelab.ragged/1");
+  CHECK(doc["config"]["steps"] == 30);
+  CHECK(doc["config"]["buckets"] == nlohmann::json({2, 4, 8, 10}));
+  REQUIRE(doc["modes"].size() == 2);
+  for (const auto& mode : doc["modes"]) {
+    CHECK(mode["step_us"].size() == 30);
+    CHECK(mode["loss"].size() == 30);
+    CHECK(mode["trace_count"] == 1);
+    CHECK(mode["traced_steps"] == nlohmann::json({0}));
+    CHECK(mode["retraces"][0]["reason"] == "first call");
+    CHECK(mode["retraces"][0]["trace_us"].get<double>() > 0);
+    CHECK_FALSE(mode["concrete_functions"][0].contains("graph"));
+  }
+  auto with_graphs = nlohmann::json::parse(to_json(result, true));
+  const auto& loop_function = with_graphs["modes"][1]["concrete_functions"][0];
+  CHECK(loop_function["graph"].get<std::string>().find("dataset_loop") != std::string::npos);
+  CHECK(loop_function["graph_json"].is_object());
+  std::string table = summary_table(result);
+  CHECK(table.find("signature") != std::string::npos);
+  CHECK(table.find("loop") != std::string::npos);
+}
+
+TEST_CASE("ragged/config: bad values are clear errors naming the field") {
+  auto rejects = [](auto change, const char* message) {
+    RaggedConfig config;
+    change(config);
+    CHECK_THROWS_WITH_AS(run_ragged(config), doctest::Contains(message), InvalidArgument);
+  };
+  rejects([](RaggedConfig& c) { c.steps = 0; }, "steps must be in [1, 10000000], got 0");
+  rejects([](RaggedConfig& c) { c.min_length = 5; c.max_length = 2; }, "the X range is reversed");
+  rejects([](RaggedConfig& c) { c.modes = {}; }, "modes is empty");
+  rejects([](RaggedConfig& c) { c.modes = {RaggedMode::loop, RaggedMode::loop}; }, "'loop' is listed twice");
+  rejects([](RaggedConfig& c) { c.optimizer = "adagrad"; }, "optimizer must be adam, sgd or rmsprop");
+  rejects([](RaggedConfig& c) { c.buckets = {2, 4}; }, "the largest bucket (4) must be at least max_length (10)");
+  rejects([](RaggedConfig& c) { c.buckets = {4, 2, 10}; }, "buckets must increase");
+  rejects([](RaggedConfig& c) { c.learning_rate = std::nan(""); }, "learning_rate must be in (0, 10]");
+  rejects([](RaggedConfig& c) { c.hidden_units = {}; }, "hidden_units is empty");
+  rejects([](RaggedConfig& c) { c.features = -3; }, "features must be in [1, 4096], got -3");
+  CHECK_THROWS_WITH_AS(parse_modes("eager,graph"), doctest::Contains("unknown mode 'graph'"), InvalidArgument);
+  CHECK(parse_modes("loop,eager") == std::vector<RaggedMode>{RaggedMode::loop, RaggedMode::eager});
+}
+
+TEST_CASE("ragged/data: the same seed gives the same examples and weights; another seed does not") {
+  RaggedConfig a = small_config(20), b = small_config(20);
+  CHECK(make_ragged_data(a)[5].x == make_ragged_data(b)[5].x);
+  CHECK(initial_kernels(a) == initial_kernels(b));
+  b.seed = 8;
+  CHECK(make_ragged_data(a)[5].x != make_ragged_data(b)[5].x);
+  CHECK(initial_kernels(a) != initial_kernels(b));
+  // Golden values: the generator is bit-identical natively and in WASM, so the data is too.
+  auto data = make_ragged_data(a);
+  CHECK(data[0].length >= 1);
+  CHECK(data[0].length <= 10);
+  a.examples = 5;
+  CHECK(make_ragged_data(a).size() == 5);
+}
+
+TEST_CASE("ragged/heap: the steady state keeps nothing (heap size at step 1000 == at the end)") {
+  RaggedConfig config = small_config(2500);
+  config.examples = 200;
+  config.modes = {RaggedMode::function, RaggedMode::signature, RaggedMode::loop};
+  RaggedResult result = run_ragged(config);
+  for (const auto& mode : result.modes) {
+    INFO("mode ", std::string(mode_name(mode.mode)));
+    CHECK(mode.heap_check_step == 1000);
+    CHECK(mode.heap_bytes_at_end == mode.heap_bytes_at_check);
+  }
+}
+
+TEST_CASE("ops/record_timestamp: eagerly at once, traced on every call, with a value; a dead log is an error") {
+  TimestampLog log;
+  std::int64_t before = TimestampLog::now();
+  record_timestamp(log);
+  REQUIRE(log.times().size() == 1);
+  CHECK(log.times()[0] >= before);
+  CHECK(std::isnan(log.values()[0]));
+  auto f = tl::function([&](const Tensor& x) {
+    Tensor y = x * 2.f;
+    record_timestamp(log, reduce_sum(y));
+    return y;
+  });
+  f(constant({1.f, 2.f}));
+  f(constant({3.f, 4.f}));
+  CHECK(f.tracing_count() == 1);
+  REQUIRE(log.times().size() == 3);
+  CHECK(log.values()[1] == 6.f);
+  CHECK(log.values()[2] == 14.f);
+  CHECK(log.times()[2] >= log.times()[1]);
+  CHECK_THROWS_WITH_AS(record_timestamp(log, constant({1.f, 2.f})), doctest::Contains("must have one element"),
+                       ShapeError);
+  log.clear();
+  CHECK(log.times().empty());
+
+  std::optional<TimestampLog> short_lived(std::in_place);
+  auto g = tl::function([&](const Tensor& x) {
+    record_timestamp(*short_lived);
+    return x + 1.f;
+  });
+  g(constant({1.f}));
+  std::int64_t id = short_lived->id();
+  short_lived.reset();
+  std::string message = "TimestampLog " + std::to_string(id) + " no longer exists";
+  CHECK_THROWS_WITH_AS(g(constant({2.f})), doctest::Contains(message.c_str()), InvalidArgument);
+  TimestampLog again;
+  CHECK(again.id() != id);
+}
