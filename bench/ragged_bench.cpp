@@ -1,0 +1,146 @@
+// The ragged experiment against its limit: the same model's forward, backward and Adam written by hand with
+// Eigen (bench/ragged_limit.h: no framework, no allocation per step), run in the same process on the same
+// examples from the same initial weights, then every mode of the runner. Prints each mode's steady-state median
+// step time (steps that did not trace) as a ratio to the limit's, the trace times, and the heap check.
+//   build/native/bench/ragged_bench [--steps N] [--examples N] [--json FILE]
+//   node build/wasm/bench/ragged_bench.js --steps 20000
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include <tracelab/tracelab.h>
+
+#include "ragged_limit.h"
+
+namespace {
+
+using namespace tl::experiments;
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+struct LimitRun {
+  std::vector<double> step_us;
+  std::vector<float> loss;
+};
+
+using StepFn = float (*)(tracelab_bench::RaggedLimit&, const RaggedExample&);
+
+/// Called through a function pointer: V8 may never optimize a hot loop that sits in one long-running function.
+float limit_step(tracelab_bench::RaggedLimit& limit, const RaggedExample& e) {
+  return limit.step(e.x.data(), static_cast<int>(e.length), e.y[0]);
+}
+
+LimitRun run_limit(const RaggedConfig& config, const std::vector<RaggedExample>& data, StepFn step) {
+  std::vector<int> widths{static_cast<int>(config.features)};
+  for (auto units : config.hidden_units) widths.push_back(static_cast<int>(units));
+  widths.push_back(1);
+  tracelab_bench::RaggedLimit limit(initial_kernels(config), widths,
+                                    {.learning_rate = static_cast<float>(config.learning_rate)});
+  LimitRun run;
+  run.step_us.reserve(static_cast<std::size_t>(config.steps));
+  run.loss.reserve(static_cast<std::size_t>(config.steps));
+  for (std::int64_t i = 0; i < config.steps; ++i) {
+    const RaggedExample& e = data[static_cast<std::size_t>(i) % data.size()];
+    auto before = Clock::now();
+    float loss = step(limit, e);
+    run.step_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - before).count());
+    run.loss.push_back(loss);
+  }
+  return run;
+}
+
+/// The largest |a - b| / max(|b|, 1e-3) over the first `count` steps.
+double max_relative_difference(const std::vector<float>& a, const std::vector<float>& b, std::size_t count) {
+  double worst = 0;
+  for (std::size_t i = 0; i < std::min({count, a.size(), b.size()}); ++i)
+    worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]) / std::max(std::abs(static_cast<double>(b[i])), 1e-3));
+  return worst;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RaggedConfig config;
+  config.steps = 20000;
+  config.examples = 1000;
+  std::string json_path;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--steps") config.steps = std::stoll(value);
+    else if (flag == "--examples") config.examples = std::stoll(value);
+    else if (flag == "--json") json_path = value;
+    else { std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--json FILE]\n"); return 2; }
+  }
+  config.examples = std::min(config.examples, config.steps);
+  config.validate();
+#if defined(__EMSCRIPTEN__)
+  const char* build = "wasm";
+#else
+  const char* build = "native";
+#endif
+  std::printf("ragged_bench (%s): %lld steps per mode, %lld distinct examples cycled, X in [1, 10], Adam(0.01)\n\n",
+              build, static_cast<long long>(config.steps), static_cast<long long>(config.examples));
+
+  std::vector<RaggedExample> data = make_ragged_data(config);
+  LimitRun limit = run_limit(config, data, &limit_step);
+  double limit_median = median(limit.step_us);
+  RaggedResult result = run_ragged(config);
+
+  std::printf("%-10s %12s %12s %10s %8s %12s %12s %16s\n", "mode", "median us", "steady us", "x limit", "traces",
+              "trace us avg", "trace us max", "heap@1000 -> end");
+  std::printf("%-10s %12.2f %12.2f %10.2f %8s %12s %12s %16s\n", "limit", limit_median, limit_median, 1.0, "-", "-",
+              "-", "-");
+  nlohmann::json modes = nlohmann::json::array();
+  for (const auto& mode : result.modes) {
+    double steady = mode.steady_median_us(), sum = 0, worst = 0;
+    for (const auto& t : mode.retraces) {
+      sum += t.trace_us;
+      worst = std::max(worst, t.trace_us);
+    }
+    double average = mode.retraces.empty() ? 0 : sum / static_cast<double>(mode.retraces.size());
+    std::string heap = std::to_string(mode.heap_bytes_at_check / 1024) + "K -> " +
+                       std::to_string(mode.heap_bytes_at_end / 1024) + "K";
+    std::printf("%-10s %12.2f %12.2f %10.2f %8d %12.0f %12.0f %16s\n", mode_name(mode.mode), mode.median_us(), steady,
+                steady / limit_median, mode.trace_count(), average, worst, heap.c_str());
+    modes.push_back({{"mode", mode_name(mode.mode)},
+                     {"median_us", mode.median_us()},
+                     {"steady_median_us", steady},
+                     {"ratio_to_limit", steady / limit_median},
+                     {"total_ms", mode.total_ms},
+                     {"trace_count", mode.trace_count()},
+                     {"trace_us_mean", average},
+                     {"trace_us_max", worst},
+                     {"heap_bytes_at_check", mode.heap_bytes_at_check},
+                     {"heap_bytes_at_end", mode.heap_bytes_at_end},
+                     {"max_relative_loss_difference_to_limit_first_100",
+                      max_relative_difference(mode.loss, limit.loss, 100)}});
+  }
+  std::printf("\nloss check: eager vs limit over the first 100 steps, max relative difference %.2e\n",
+              max_relative_difference(result.mode(RaggedMode::eager).loss, limit.loss, 100));
+  double loop = result.mode(RaggedMode::loop).steady_median_us();
+  double signature = result.mode(RaggedMode::signature).steady_median_us();
+  double function = result.mode(RaggedMode::function).steady_median_us();
+  std::printf("loop vs per-step calls (steady medians): loop %.2f us, signature %.2f us (%.2fx), function %.2f us "
+              "(%.2fx)\n", loop, signature, signature / loop, function, function / loop);
+
+  if (!json_path.empty()) {
+    nlohmann::json doc = {{"build", build},
+                          {"steps", config.steps},
+                          {"examples", config.examples},
+                          {"limit_median_us", limit_median},
+                          {"modes", modes}};
+    std::ofstream(json_path) << doc.dump(1) << "\n";
+    std::printf("wrote %s\n", json_path.c_str());
+  }
+  return 0;
+}
