@@ -226,6 +226,35 @@ TEST_CASE("executor/dynamic plan: f32[?,20] with 3 and then 7 rows") {
   }
 }
 
+TEST_CASE("executor/specialized plans: unknown dims get a cached plan per input shape, no allocation on a repeat") {
+  auto g = std::make_shared<Graph>();
+  Tensor w = Generator(22).uniform({20, 5}, -0.5, 0.5);
+  auto x = g->add_input(f32({-1, 20}), "x");
+  g->set_outputs({g->add_op("reduce_sum", {g->add_op("relu", {g->add_op("matmul", {x, g->add_constant(w)})[0]})[0]})[0]});
+  Executor exec(g);
+  REQUIRE(exec.specializes());
+  CHECK(exec.num_plans() == 0);
+  Tensor three = Generator(1).uniform({3, 20}), seven = Generator(2).uniform({7, 20});
+  std::uint64_t first = allocations_of_run(exec, {three});
+  CHECK(first == exec.num_slots());
+  std::uint64_t second = allocations_of_run(exec, {seven});
+  CHECK(second == exec.num_slots());
+  CHECK(exec.num_plans() == 2);
+  CHECK(allocations_of_run(exec, {three}) == 0);  // its plan's buffers are reused
+  CHECK(allocations_of_run(exec, {seven}) == 0);
+  CHECK(same_bits(exec.run(std::vector<Tensor>{seven})[0], reduce_sum(relu(matmul(seven, w)))));
+  for (std::int64_t rows = 1; rows <= 20; ++rows) exec.run(std::vector<Tensor>{Generator(3).uniform({rows, 20})});
+  CHECK(exec.num_plans() == Executor::max_plans);  // the oldest plans were evicted
+  // A shape rule that rejects the inputs fails before any node runs and leaves the executor usable.
+  auto h = std::make_shared<Graph>();
+  auto a = h->add_input(f32({-1, 3}), "a"), b = h->add_input(f32({-1, 3}), "b");
+  h->set_outputs({h->add_op("add", {a, b})[0]});
+  Executor adder(h);
+  CHECK_THROWS_AS(adder.run(std::vector<Tensor>{Generator(4).uniform({2, 3}), Generator(5).uniform({4, 3})}), ShapeError);
+  CHECK(adder.num_plans() == 0);
+  CHECK(adder.run(std::vector<Tensor>{ones({2, 3}), ones({2, 3})})[0].to_vector<float>() == std::vector<float>(6, 2.f));
+}
+
 TEST_CASE("executor/variables: read, v - 0.1 * g, assign in place; earlier reads keep their values") {
   Variable v(Generator(30).uniform({4, 3}), "v");
   auto g = std::make_shared<Graph>();

@@ -33,13 +33,12 @@ bool exclusively_owned(const Tensor& tensor) {
          tensor.impl().buffer.use_count() == 1;
 }
 
-/// The op node's SSA form for messages: "%5 = gather".
-std::string node_label(const Node& node, const Graph& graph) {
-  std::size_t index = static_cast<std::size_t>(&node - graph.nodes().data());
+}  // namespace
+
+std::string Executor::node_label(const Node& node) const {
+  std::size_t index = static_cast<std::size_t>(&node - graph_->nodes().data());
   return tl::detail::cat('%', index, " = ", node.label());
 }
-
-}  // namespace
 
 std::vector<Tensor> Executor::run(std::span<const Tensor> inputs) {
   TL_CHECK(!running_, InvalidArgument,
@@ -47,6 +46,7 @@ std::vector<Tensor> Executor::run(std::span<const Tensor> inputs) {
            "executor of its own graph); an executor is not reentrant: use a second Executor for the nested call");
   RunScope scope(*this);
   check_inputs(inputs);
+  plan_ = plan_for(inputs);
   for (const Step& step : steps_) {
     run_step(step, inputs);
     release(step);
@@ -122,7 +122,7 @@ void Executor::run_op(const Step& step) {
 /// Static: each output is its planned slot. Dynamic: the shape rule runs on the actual input metas and the
 /// outputs are allocated. Outputs of dynamic_outputs ops stay empty handles for the kernel to set.
 void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
-  if (static_) {
+  if (plan_ != nullptr) {
     if (!step.dynamic_outputs)
       for (std::size_t i = 0; i < step.num_outputs; ++i) acquire_slot(step.first_output + i);
     return;
@@ -134,10 +134,10 @@ void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
   for (std::size_t i = 0; i < step.num_outputs; ++i) {
     const TensorMeta& want = *value_meta_[step.first_output + i];
     TL_CHECK(metas[i].dtype == want.dtype && metas[i].shape.is_compatible_with(want.shape), ShapeError,
-             "executor: ", node_label(*step.node, *graph_), ": output ", i, " is ", meta_str(metas[i]),
+             "executor: ", node_label(*step.node), ": output ", i, " is ", meta_str(metas[i]),
              " for these inputs, but the graph recorded ", meta_str(want));
     if (step.dynamic_outputs) continue;
-    TL_CHECK(metas[i].shape.is_fully_defined(), ShapeError, "executor: ", node_label(*step.node, *graph_),
+    TL_CHECK(metas[i].shape.is_fully_defined(), ShapeError, "executor: ", node_label(*step.node),
              ": output ", i, " has unknown dims ", meta_str(metas[i]), " although every input is concrete");
     values_[step.first_output + i] = Tensor::empty(metas[i].dtype, metas[i].shape);
   }
@@ -146,8 +146,8 @@ void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
 /// The slot's tensor, written in place unless someone else holds it (copy-on-shared: then a fresh buffer).
 /// A slot shared by values of different shapes (same dtype and bytes) gets the value's meta.
 void Executor::acquire_slot(std::size_t value) {
-  Tensor& slot = slots_[slot_of_value_[value]];
-  const TensorMeta& meta = *value_meta_[value];
+  Tensor& slot = plan_->slots[plan_->slot_of_value[value]];
+  const TensorMeta& meta = *plan_->value_meta[value];
   if (!slot.defined() || !exclusively_owned(slot)) {
     slot = Tensor::empty(meta.dtype, meta.shape);
   } else if (!(slot.meta() == meta)) {
@@ -158,7 +158,7 @@ void Executor::acquire_slot(std::size_t value) {
 
 /// The meta an output must have: the inferred one (dynamic) or the graph's (static).
 const TensorMeta& Executor::expected_meta(const Step& step, std::size_t output) const {
-  return static_ ? *value_meta_[step.first_output + output] : out_metas_[output];
+  return plan_ != nullptr ? *plan_->value_meta[step.first_output + output] : out_metas_[output];
 }
 
 /// After the kernel: every output is a concrete tensor of the expected meta. A kernel that replaced a
@@ -168,13 +168,13 @@ void Executor::check_outputs(const Step& step, std::span<Tensor> outputs) const 
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const TensorMeta& want = expected_meta(step, i);
     TL_CHECK(outputs[i].defined() && !outputs[i].is_symbolic(), InvalidArgument, "executor: ",
-             node_label(*step.node, *graph_), ": the kernel left output ", i, " without a concrete value (expected ",
+             node_label(*step.node), ": the kernel left output ", i, " without a concrete value (expected ",
              meta_str(want), ")");
     const TensorMeta& got = outputs[i].meta();
-    TL_CHECK(got.dtype == want.dtype, DTypeError, "executor: ", node_label(*step.node, *graph_),
+    TL_CHECK(got.dtype == want.dtype, DTypeError, "executor: ", node_label(*step.node),
              ": the kernel produced ", meta_str(got), " for output ", i, ", expected ", meta_str(want));
     bool fits = step.dynamic_outputs ? got.shape.is_compatible_with(want.shape) : got.shape == want.shape;
-    TL_CHECK(fits, ShapeError, "executor: ", node_label(*step.node, *graph_), ": the kernel produced ",
+    TL_CHECK(fits, ShapeError, "executor: ", node_label(*step.node), ": the kernel produced ",
              meta_str(got), " for output ", i, ", expected ", meta_str(want));
   }
 }

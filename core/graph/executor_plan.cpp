@@ -50,7 +50,13 @@ void check_node(const Graph& graph, std::size_t index) {
 Executor::Executor(std::shared_ptr<const Graph> graph) : graph_(std::move(graph)) {
   TL_CHECK(graph_ != nullptr, InvalidArgument, "executor: got no graph");
   build_schedule();
-  if (static_) plan_slots();
+  if (static_) {
+    auto plan = std::make_unique<Plan>();
+    plan->value_meta = value_meta_;
+    plan_slots(*plan);
+    last_plan_ = plan.get();
+    plans_.push_back(std::move(plan));
+  }
   std::size_t max_inputs = 0, max_outputs = 0;
   for (const Step& step : steps_) {
     max_inputs = std::max(max_inputs, step.num_inputs);
@@ -97,6 +103,63 @@ void Executor::build_schedule() {
   }
   for (const ValueRef& ref : graph_->outputs()) output_ids_.push_back(base[ref.node] + ref.output);
   compute_releases(value_meta_.size(), value_node);
+  specializes_ = !static_ && std::none_of(steps_.begin(), steps_.end(), [](const Step& s) { return s.dynamic_outputs; });
+}
+
+/// The plan for this call: the static one, a cached specialization for these input shapes (made on a miss),
+/// or nullptr for a dynamic executor. Inputs are already checked against the graph's input metas.
+Executor::Plan* Executor::plan_for(std::span<const Tensor> inputs) {
+  if (static_) return plans_.front().get();
+  if (!specializes_) return nullptr;
+  for (auto it = plans_.rbegin(); it != plans_.rend(); ++it) {
+    const auto& shapes = (*it)->input_shapes;
+    bool same = true;
+    for (std::size_t i = 0; i < inputs.size() && same; ++i) same = inputs[i].shape() == shapes[i];
+    if (same) return last_plan_ = it->get();
+  }
+  std::unique_ptr<Plan> plan = specialize(inputs);  // may throw (a shape rule rejects): nothing changed then
+  if (plan == nullptr) return nullptr;
+  if (plans_.size() == max_plans) plans_.erase(plans_.begin());
+  plans_.push_back(std::move(plan));
+  return last_plan_ = plans_.back().get();
+}
+
+/// Runs every node's shape rule for the inputs' shapes (variables and constants have their own metas) and plans
+/// buffers for the result, as for a static graph.
+std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inputs) const {
+  auto plan = std::make_unique<Plan>();
+  plan->metas.resize(value_meta_.size());
+  std::vector<const TensorMeta*> args;
+  for (const Step& step : steps_) {
+    const Node& node = *step.node;
+    TensorMeta* out = plan->metas.data() + step.first_output;
+    switch (node.kind) {
+      case NodeKind::input: *out = inputs[step.input_index].meta(); break;
+      case NodeKind::constant: *out = node.value.meta(); break;
+      case NodeKind::variable: *out = node.outputs[0]; break;
+      case NodeKind::assign: break;
+      case NodeKind::op: {
+        args.clear();
+        for (std::size_t i = 0; i < step.num_inputs; ++i) args.push_back(&plan->metas[input_ids_[step.first_input + i]]);
+        std::span<TensorMeta> outs(out, step.num_outputs);
+        step.op->infer(args, *step.attrs, outs);
+        for (std::size_t i = 0; i < step.num_outputs; ++i) {
+          const TensorMeta& want = *value_meta_[step.first_output + i];
+          TL_CHECK(outs[i].dtype == want.dtype && outs[i].shape.is_compatible_with(want.shape) &&
+                       outs[i].shape.is_fully_defined(), ShapeError,
+                   "executor: ", node_label(node), ": output ", i, " is ", meta_str(outs[i]),
+                   " for these inputs, but the graph recorded ", meta_str(want));
+        }
+        break;
+      }
+    }
+    if (node.kind == NodeKind::variable && !out->shape.is_fully_defined()) return nullptr;
+  }
+  for (const Tensor& input : inputs) plan->input_shapes.push_back(input.shape());
+  plan->value_meta.reserve(plan->metas.size());
+  for (const TensorMeta& meta : plan->metas) plan->value_meta.push_back(&meta);
+  plan_slots(*plan);
+  return plan;
 }
 
 /// Each value is dropped after its last use (right after its producer when nothing uses it); graph outputs
@@ -123,33 +186,35 @@ void Executor::compute_releases(std::size_t num_values, const std::vector<std::s
 /// Greedy slot assignment in schedule order: an output takes a free slot of its dtype and byte size, or a new
 /// one; slots of values released after node k become free for the nodes after k (never for k's own outputs,
 /// which the kernel writes while it still reads its inputs).
-void Executor::plan_slots() {
-  slot_of_value_.assign(value_meta_.size(), npos);
+void Executor::plan_slots(Plan& plan) const {
+  auto& slot_of_value = plan.slot_of_value;
+  auto& slot_metas = plan.slot_metas;
+  slot_of_value.assign(plan.value_meta.size(), npos);
   std::vector<std::size_t> free_slots;
   for (const Step& step : steps_) {
     if (step.op != nullptr && !step.dynamic_outputs) {
       for (std::size_t i = 0; i < step.num_outputs; ++i) {
-        const TensorMeta& meta = *value_meta_[step.first_output + i];
+        const TensorMeta& meta = *plan.value_meta[step.first_output + i];
         auto fits = [&](std::size_t s) {
-          return slot_metas_[s].dtype == meta.dtype && byte_size(slot_metas_[s]) == byte_size(meta);
+          return slot_metas[s].dtype == meta.dtype && byte_size(slot_metas[s]) == byte_size(meta);
         };
         auto it = std::find_if(free_slots.begin(), free_slots.end(), fits);
-        std::size_t slot = slot_metas_.size();
+        std::size_t slot = slot_metas.size();
         if (it != free_slots.end()) {
           slot = *it;
           free_slots.erase(it);
         } else {
-          slot_metas_.push_back(meta);
+          slot_metas.push_back(meta);
         }
-        slot_of_value_[step.first_output + i] = slot;
+        slot_of_value[step.first_output + i] = slot;
       }
     }
     for (std::size_t r = 0; r < step.num_release; ++r) {
-      std::size_t slot = slot_of_value_[release_ids_[step.first_release + r]];
+      std::size_t slot = slot_of_value[release_ids_[step.first_release + r]];
       if (slot != npos) free_slots.push_back(slot);
     }
   }
-  slots_.resize(slot_metas_.size());
+  plan.slots.resize(slot_metas.size());
 }
 
 void Executor::check_inputs(std::span<const Tensor> inputs) const {

@@ -7,8 +7,12 @@
 // nodes with the same dtype and byte size). A slot is written in place on the next call unless someone still
 // holds it (a returned output kept by the caller, a tape): then that slot gets a fresh buffer first, so results
 // the caller holds never change. In steady state, with outputs dropped between calls, a call allocates no
-// tensor buffers. Otherwise (some dim unknown) the executor is *dynamic*: each op's shape rule runs on the
-// actual input metas and its outputs are allocated per call.
+// tensor buffers. When some dim is unknown, the executor *specializes*: on a call with input shapes it has not
+// seen, it runs every node's shape rule once for those shapes and plans buffers as for a static graph; the plan
+// is cached by input shapes (up to max_plans, oldest evicted first), so a generic graph fed a handful of
+// shapes runs like shape-specialized ones. Only graphs whose output shapes depend on values (structured ops
+// such as cond / while_loop / dataset_loop, whose kernels allocate) stay *dynamic*: each op's shape rule runs
+// on the actual input metas and its outputs are allocated per call.
 //
 //   auto g = std::make_shared<tl::graph::Graph>(...);   // e.g. x: f32[?,20] -> relu(matmul(x, w) + b)
 //   tl::graph::Executor exec(g);
@@ -18,6 +22,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "tracelab/graph/graph.h"
@@ -43,10 +48,17 @@ class Executor {
   /// Calling run() from inside a kernel of the same executor throws InvalidArgument.
   std::vector<Tensor> run(std::span<const Tensor> inputs);
 
+  /// Shape-specialized plans kept per executor (a call with a new input shape beyond this evicts the oldest).
+  static constexpr std::size_t max_plans = 16;
+
   /// True when buffers are planned once (all shapes known).
   bool is_static() const noexcept { return static_; }
-  /// Planned buffers, after reuse by liveness (0 for a dynamic executor).
-  std::size_t num_slots() const noexcept { return slot_metas_.size(); }
+  /// True when the graph has unknown dims and the executor plans per input shapes (no value-dependent shapes).
+  bool specializes() const noexcept { return specializes_; }
+  /// Planned buffers of the static plan, or of the last plan used (0 for a dynamic executor or before a call).
+  std::size_t num_slots() const noexcept { return last_plan_ == nullptr ? 0 : last_plan_->slot_metas.size(); }
+  /// Plans held: 1 for a static executor, up to max_plans when specializing, 0 for a dynamic one.
+  std::size_t num_plans() const noexcept { return plans_.size(); }
   /// Op outputs that need storage (outputs of dynamic_outputs ops are allocated by their kernels).
   std::size_t num_values() const noexcept { return num_values_; }
   /// The graph being run.
@@ -70,12 +82,24 @@ class Executor {
     bool dynamic_outputs = false;     ///< the kernel allocates the outputs
   };
 
+  /// Buffers planned for one set of value metas: the graph's own (static) or inferred for input shapes.
+  struct Plan {
+    std::vector<Shape> input_shapes;             ///< what it was planned for (specialized plans)
+    std::vector<TensorMeta> metas;               ///< specialized: every value's inferred meta
+    std::vector<const TensorMeta*> value_meta;   ///< every value's meta (into the graph or into `metas`)
+    std::vector<std::size_t> slot_of_value;      ///< each value's slot, or npos
+    std::vector<TensorMeta> slot_metas;          ///< the meta each slot was planned with
+    std::vector<Tensor> slots;                   ///< the buffers
+  };
+
   class RunScope;
 
   // Planning (executor_plan.cpp).
   void build_schedule();
   void compute_releases(std::size_t num_values, const std::vector<std::size_t>& value_node);
-  void plan_slots();
+  void plan_slots(Plan& plan) const;
+  Plan* plan_for(std::span<const Tensor> inputs);
+  std::unique_ptr<Plan> specialize(std::span<const Tensor> inputs) const;
   void check_inputs(std::span<const Tensor> inputs) const;
 
   // Running (executor.cpp).
@@ -88,6 +112,8 @@ class Executor {
   void acquire_slot(std::size_t value);
   void release(const Step& step);
   const TensorMeta& expected_meta(const Step& step, std::size_t output) const;
+  /// "%5 = gather", for messages.
+  std::string node_label(const Node& node) const;
 
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;
@@ -96,13 +122,14 @@ class Executor {
   std::vector<std::size_t> output_ids_;     ///< value ids of the graph outputs
   std::vector<const TensorMeta*> value_meta_;  ///< the graph's meta of every value
   std::vector<std::size_t> input_nodes_;    ///< node index of each graph input, in order
-  std::vector<std::size_t> slot_of_value_;  ///< static: each value's slot, or npos
-  std::vector<TensorMeta> slot_metas_;      ///< static: the meta each slot was planned with
   std::size_t num_values_ = 0;
   bool static_ = false;
+  bool specializes_ = false;
+  std::vector<std::unique_ptr<Plan>> plans_;  ///< static: the one plan; specializing: most recent last
+  Plan* last_plan_ = nullptr;
 
   // Per-call state: kept between calls so a call needs no heap allocation for it.
-  std::vector<Tensor> slots_;               ///< static: the planned buffers
+  Plan* plan_ = nullptr;                    ///< the plan of the running call (nullptr: dynamic)
   std::vector<Tensor> values_;              ///< every value's tensor while running; empty between calls
   std::vector<Tensor> args_;                ///< the current op's inputs, gathered
   std::vector<const TensorMeta*> arg_metas_;  ///< dynamic: the current op's input metas
