@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace tracelab_bench {
@@ -80,8 +81,12 @@ class RaggedLimit {
 
   template <class P, class G>
   void update(P& p, P& m, P& v, const G& g, float lr) {
+    // Moments below FLT_MIN are flushed to zero, as Tracelab's adam_update does (denormals are slow).
+    const float tiny = std::numeric_limits<float>::min();
     m = adam_.beta_1 * m + (1.f - adam_.beta_1) * g;
     v = adam_.beta_2 * v + (1.f - adam_.beta_2) * g.cwiseProduct(g);
+    m.array() = (m.array().abs() >= tiny).select(m.array(), 0.f);
+    v.array() = (v.array() >= tiny).select(v.array(), 0.f);
     p.array() -= lr * m.array() / (v.array().sqrt() + adam_.epsilon);
   }
 

@@ -118,6 +118,8 @@ std::map<std::string, std::vector<OpSample>> build() {
     s["max_pool2d_grad"].push_back({{x2, y2, uniform({2, 3, 3, 1})}, valid});
     s["max_pool2d_grad_grad"].push_back({{x2, y2, uniform({2, 4, 4, 1})}, valid});
   }
+  s["relu_grad"] = {{{uniform({2, 3}), constant({1.f, -1.f, 0.25f, 2.f, -0.5f, 3.f}, {2, 3})}, {}},
+                     {{ints({4}), constant({1, 0, -2, 5})}, {}}};
   s["random_uniform_like"] = {{{uniform({2, 3}), constant({7, 1})}, {}}, {{ints({4}), constant({-3, 2})}, {}},
                                {{uniform({}), constant({0, 0})}, {}}};
   s["print"] = {{{uniform({2}), ints({3})}, {{"template", std::string("sample print: {} and {}")}}}, {{}, {{"template", std::string("{{no tensors}")}}}};

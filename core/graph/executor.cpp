@@ -86,7 +86,8 @@ void Executor::read_variable(const Step& step) {
 
 /// Writes the value into the variable: in place when the variable's buffer is exclusively owned (nobody holds
 /// an earlier read), otherwise into a fresh copy, so tensors read before stay unchanged. The variable never
-/// shares a buffer with an executor value.
+/// shares a buffer with an executor value. When the value is a planned slot that dies here, the slot and the
+/// variable trade buffers instead of copying (the slot is overwritten on the next call anyway).
 void Executor::assign_variable(const Step& step) {
   auto& variable = *step.node->variable;
   const Tensor& value = values_[input_ids_[step.first_input]];
@@ -99,6 +100,14 @@ void Executor::assign_variable(const Step& step) {
            meta_str(current.meta()), ", cannot assign ", meta_str(value.meta()));
   const auto& source = value.impl().buffer;
   std::size_t bytes = static_cast<std::size_t>(value.num_elements()) * dtype_size(value.dtype());
+  // A slot's tensor is held by the slot and by values_ (2 handles); nobody else may see its buffer.
+  bool slot_dies_here = step.value_dies && plan_ != nullptr && value.impl_ptr().use_count() == 2 &&
+                        source != nullptr && source.use_count() == 1;
+  if (slot_dies_here && exclusively_owned(current)) {
+    std::swap(const_cast<tl::detail::TensorImpl&>(current.impl()).buffer,
+              const_cast<tl::detail::TensorImpl&>(value.impl()).buffer);
+    return;
+  }
   if (exclusively_owned(current)) {
     if (source != current.impl().buffer && bytes > 0)
       std::memcpy(current.impl().buffer->data(), source->data(), bytes);
@@ -116,7 +125,15 @@ void Executor::run_op(const Step& step) {
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
   step.op->run(args, *step.attrs, outputs);
   for (Tensor& arg : args) arg = Tensor();
-  check_outputs(step, outputs);
+  if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
+}
+
+/// True when every output is still its planned slot's tensor (the kernel wrote into it): its meta is the plan's.
+bool Executor::in_planned_slots(const Step& step, std::span<const Tensor> outputs) const {
+  if (plan_ == nullptr || step.dynamic_outputs) return false;
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].impl_ptr() != plan_->slots[plan_->slot_of_value[step.first_output + i]].impl_ptr()) return false;
+  return true;
 }
 
 /// Static: each output is its planned slot. Dynamic: the shape rule runs on the actual input metas and the

@@ -180,6 +180,8 @@ void Executor::compute_releases(std::size_t num_values, const std::vector<std::s
     steps_[k].first_release = release_ids_.size();
     steps_[k].num_release = by_step[k].size();
     release_ids_.insert(release_ids_.end(), by_step[k].begin(), by_step[k].end());
+    if (steps_[k].node->kind == NodeKind::assign)
+      steps_[k].value_dies = last_use[input_ids_[steps_[k].first_input]] == k;
   }
 }
 

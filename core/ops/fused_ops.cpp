@@ -340,7 +340,7 @@ constexpr auto kTanh = [](const auto& x) { return x.tanh(); };
 
 void fused_matmul_kernel(KernelContext& ctx) {
   const Activation act = activation_of(ctx.attrs);
-  matmul_op().run(ctx.inputs.subspan(0, 2), matmul_attrs(ctx.attrs), ctx.outputs);
+  matmul_op().run(ctx.inputs.subspan(0, 2), ctx.attrs, ctx.outputs);  // matmul's kernel reads only the transposes
   const Tensor& out = ctx.output();
   const Shape& a = ctx.input(0).shape();
   if (a.dim(ctx.attrs.get_or("transpose_a", false) ? -2 : -1) == 0)  // an empty sum: matmul wrote nothing

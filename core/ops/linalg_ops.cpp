@@ -88,6 +88,10 @@ void matmul_kernel(KernelContext& ctx) {
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* po = out.mutable_data<float>();
+  const std::int64_t batches = out.num_elements() / (m * n);
+  if (batches == 1) return multiply(pa, ra, ca, ta, pb, rb, cb, tb, po, m, n);
+  if (b.shape().rank() == 2 && !ta)  // a's batch rows stacked are one (batches * m, k) matrix: one GEMM
+    return multiply(pa, batches * ra, ca, false, pb, rb, cb, tb, po, batches * m, n);
   Shape batch_a = batch_dims(a.shape()), batch_b = batch_dims(b.shape()), batch = batch_dims(out.shape());
   auto plan = plan_broadcast<2>(batch, {&batch_a, &batch_b});
   for_each_row(plan, [&](std::int64_t at, std::int64_t len, const auto& off, const auto& inner) {

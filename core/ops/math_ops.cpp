@@ -44,6 +44,13 @@ auto relu_of(const X& x) {
   return nan_max(x, Eigen::Array<S, Eigen::Dynamic, 1>::Zero(x.size()));
 }
 
+/// g where y > 0, else 0.
+template <class G, class Y>
+auto relu_grad_of(const G& g, const Y& y) {
+  using S = typename G::Scalar;
+  return (y > S(0)).select(g, Eigen::Array<S, Eigen::Dynamic, 1>::Zero(g.size()));
+}
+
 /// Registers a unary elementwise op: float_fn on float32 arrays, int_fn on int32 ones (nullptr: float32 only).
 template <class FloatFn, class IntFn = std::nullptr_t>
 OpDef& unary(OpRegistry& registry, const char* name, const char* doc, FloatFn float_fn, IntFn int_fn = nullptr) {
@@ -120,8 +127,11 @@ void grad_abs(const GradContext& c, Grads d) {
   d[0] = where(greater(c.input(0), 0), c.grad(), where(less(c.input(0), 0), neg(c.grad()), zeros_like(c.grad())));
 }
 /// relu'(x) = 1 for x > 0, else 0 (0 at x = 0, as TensorFlow)
+/// relu: g where the output is positive (y > 0 exactly when x > 0), as one relu_grad op. Reading the output,
+/// not x, leaves x used only by relu, so fuse_matmul can fold the activation into a fused_matmul.
 void grad_relu(const GradContext& c, Grads d) {
-  d[0] = where(greater(c.input(0), 0), c.grad(), zeros_like(c.grad()));
+  static const OpDef& relu_grad = OpRegistry::global().get("relu_grad");
+  d[0] = execute(relu_grad, {c.grad(), c.output()});
 }
 /// x + y: g to both, summed over broadcast dims
 void grad_add(const GradContext& c, Grads d) {
@@ -197,6 +207,15 @@ void register_math_ops(OpRegistry& r) {
   unary(r, "relu", "max(x, 0) (relu(nan) = nan); the gradient at 0 is 0", [](const auto& x) { return relu_of(x); },
         [](const auto& x) { return relu_of(x); })
       .gradient(grad_relu);
+  // relu_grad(g, y) = g where y > 0, else 0 (TF's ReluGrad, with y = relu(x)). d/dg: relu_grad(gg, y); d/dy: 0.
+  binary(r, "relu_grad", "g where y > 0, else 0: relu's gradient from its output y (TF's ReluGrad)", 0,
+         [](const auto& g, const auto& y) { return relu_grad_of(g, y); },
+         [](const auto& g, const auto& y) { return relu_grad_of(g, y); })
+      .gradient([](const GradContext& c, Grads d) {
+        static const OpDef& self = OpRegistry::global().get("relu_grad");
+        d[0] = unbroadcast(execute(self, {c.grad(), c.input(1)}), c.input(0).shape());
+        d[1] = zeros_like(c.input(1));
+      });
   unary(r, "sigmoid", "1 / (1 + e^-x)", [](const auto& x) { return (1.f + (-x).exp()).inverse(); })
       .gradient([](const GradContext& c, Grads d) { d[0] = c.grad() * c.output() * (1.f - c.output()); });
   unary(r, "tanh", "tanh(x)", [](const auto& x) { return x.tanh(); })

@@ -19,6 +19,11 @@
 //                                               rms' as above, mom' = momentum mom + lr g / sqrt(rms' + epsilon)
 //                                               var' = var - mom'
 //
+// Slot values below FLT_MIN in magnitude are flushed to zero. Moments of weights whose gradient stays 0 (a dead
+// relu unit) decay geometrically into denormal floats, which x86 and WASM process many times slower; TF's CPU
+// kernels avoid them by running with flush-to-zero, which WebAssembly lacks — an explicit select works
+// everywhere and costs one compare per element.
+//
 // var, the slots and g share one shape (known dims must agree); lr and step are float32 scalars (rank 0). The
 // outputs are (var', slots'...) in input order. The kernels walk the elements in cache-sized chunks, each chunk
 // one Eigen expression per output, so every input element is loaded from memory once.
@@ -26,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "ops/detail/elementwise.h"
 #include "ops/detail/register.h"
@@ -69,6 +75,12 @@ void for_chunks(std::int64_t n, Fn&& fn) {
   for (std::int64_t at = 0; at < n; at += kChunk) fn(at, std::min(kChunk, n - at));
 }
 
+/// x with |x| < FLT_MIN (denormals) replaced by 0.
+template <class X>
+auto flushed(const X& x) {
+  return (x.abs() >= std::numeric_limits<float>::min()).select(x, 0.f);
+}
+
 ConstSegment in(const KernelContext& ctx, std::size_t i, std::int64_t at, std::int64_t len) {
   return ConstSegment(ctx.input(i).data<float>() + at, len);
 }
@@ -91,7 +103,7 @@ void sgd_momentum_kernel(KernelContext& ctx) {
   for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
     auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
     auto m_next = out(ctx, 1, at, len);
-    m_next = momentum * m - lr * g;
+    m_next = flushed(momentum * m - lr * g);
     if (nesterov) out(ctx, 0, at, len) = var + momentum * m_next - lr * g;
     else out(ctx, 0, at, len) = var + m_next;
   });
@@ -105,8 +117,8 @@ void adam_kernel(KernelContext& ctx) {
   for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
     auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), v = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
     auto m_next = out(ctx, 1, at, len), v_next = out(ctx, 2, at, len);
-    m_next = m + (g - m) * (1.f - beta_1);
-    v_next = v + (g.square() - v) * (1.f - beta_2);
+    m_next = flushed(m + (g - m) * (1.f - beta_1));
+    v_next = flushed(v + (g.square() - v) * (1.f - beta_2));
     out(ctx, 0, at, len) = var - alpha * m_next / (v_next.sqrt() + epsilon);
   });
 }
@@ -116,7 +128,7 @@ void rmsprop_kernel(KernelContext& ctx) {
   for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
     auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
     auto rms_next = out(ctx, 1, at, len);
-    rms_next = rho * rms + (1.f - rho) * g.square();
+    rms_next = flushed(rho * rms + (1.f - rho) * g.square());
     out(ctx, 0, at, len) = var - lr * g / (rms_next + epsilon).sqrt();
   });
 }
@@ -127,8 +139,8 @@ void rmsprop_momentum_kernel(KernelContext& ctx) {
   for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
     auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), mom = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
     auto rms_next = out(ctx, 1, at, len), mom_next = out(ctx, 2, at, len);
-    rms_next = rho * rms + (1.f - rho) * g.square();
-    mom_next = momentum * mom + lr * g / (rms_next + epsilon).sqrt();
+    rms_next = flushed(rho * rms + (1.f - rho) * g.square());
+    mom_next = flushed(momentum * mom + lr * g / (rms_next + epsilon).sqrt());
     out(ctx, 0, at, len) = var - mom_next;
   });
 }

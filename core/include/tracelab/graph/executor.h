@@ -80,6 +80,7 @@ class Executor {
     std::size_t num_release = 0;
     std::size_t input_index = 0;      ///< input nodes: which caller tensor
     bool dynamic_outputs = false;     ///< the kernel allocates the outputs
+    bool value_dies = false;          ///< assign nodes: this is the last use of the assigned value
   };
 
   /// Buffers planned for one set of value metas: the graph's own (static) or inferred for input shapes.
@@ -107,6 +108,7 @@ class Executor {
   void run_op(const Step& step);
   void prepare_outputs(const Step& step, std::span<Tensor> args);
   void check_outputs(const Step& step, std::span<Tensor> outputs) const;
+  bool in_planned_slots(const Step& step, std::span<const Tensor> outputs) const;
   void read_variable(const Step& step);
   void assign_variable(const Step& step);
   void acquire_slot(std::size_t value);
