@@ -136,6 +136,7 @@ FunctionOptions function_options(const RaggedConfig& config, RaggedMode mode) {
   options.arg_names = {"x", "y"};
   options.optimize = config.optimize;
   options.max_retracing_warnings = config.max_retracing_warnings;
+  options.record_timings = false;  // every step is timed here
   if (mode == RaggedMode::signature)
     options.input_signature = {TensorSpec({-1, -1, config.features}, float32, "x"), TensorSpec({-1}, float32, "y")};
   options.reduce_retracing = mode == RaggedMode::relaxed;

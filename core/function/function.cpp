@@ -27,6 +27,9 @@ struct FunctionCore::State {
   RetracingDetector detector;
   std::vector<CallRecord> calls;
   std::size_t call_count = 0;
+  /// The text of recently seen call keys: a hit's record needs TraceKey::str(), which is slow to rebuild.
+  std::vector<std::pair<TraceKey, std::string>> key_texts;
+  static constexpr std::size_t kMaxKeyTexts = 32;
 
   explicit State(FunctionOptions o) : options(std::move(o)), detector(options.max_retracing_warnings) {}
 
@@ -93,6 +96,14 @@ struct FunctionCore::State {
     return function;
   }
 
+  /// key.str(), remembered for the kMaxKeyTexts most recent distinct keys.
+  const std::string& key_text(const TraceKey& key) {
+    for (const auto& [known, text] : key_texts)
+      if (known == key) return text;
+    if (key_texts.size() == kMaxKeyTexts) key_texts.erase(key_texts.begin());
+    return key_texts.emplace_back(key, key.str()).second;
+  }
+
   std::size_t index_of(const ConcreteFunction* function) const {
     for (std::size_t i = 0; i < traced.size(); ++i)
       if (traced[i].get() == function) return i;
@@ -108,7 +119,7 @@ std::vector<Tensor> FunctionCore::call(CallArgs call, const TraceBody& body) {
   CallRecord record;
   record.index = s.call_count;
   TraceKey key = s.key_for(call);
-  record.key = key.str();
+  record.key = s.key_text(key);
   auto function = s.find_or_trace(key, body, record);
   ++s.call_count;
   record.concrete_index = s.index_of(function.get());
@@ -119,6 +130,11 @@ std::vector<Tensor> FunctionCore::call(CallArgs call, const TraceBody& body) {
   std::vector<Tensor> tensors;
   for (const Tensor& t : call.tensors)
     if (t.defined()) tensors.push_back(t);
+  if (!s.options.record_timings) {
+    std::vector<Tensor> outputs = function->call(tensors);
+    s.calls.push_back(std::move(record));
+    return outputs;
+  }
   auto start = Clock::now();
   std::vector<Tensor> outputs = function->call(tensors);
   record.execute_us = micros_since(start);

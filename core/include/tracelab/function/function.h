@@ -55,6 +55,9 @@ struct FunctionOptions {
   graph::OptimizeOptions optimize{};
   /// Frequent-retracing warnings per function: 2 as in current TensorFlow, -1 for no limit (TF 2.1).
   int max_retracing_warnings = 2;
+  /// Time each call's graph execution into CallRecord::execute_us (two clock reads per call, ~0.1-0.3 µs; a
+  /// caller that times its calls itself, like the ragged experiment, turns this off).
+  bool record_timings = true;
 };
 
 /// One call of a tl::function, for plots and tests.
@@ -66,7 +69,7 @@ struct CallRecord {
   std::string warning;          ///< the frequent-retracing warning this call triggered, if any
   std::size_t concrete_index = 0;  ///< which concrete function ran (index into concrete_functions())
   double trace_us = 0;          ///< tracing + optimization time
-  double execute_us = 0;        ///< running the graph
+  double execute_us = 0;        ///< running the graph (0 when FunctionOptions::record_timings is off)
 };
 
 namespace detail {
