@@ -80,19 +80,22 @@ TEST_CASE("ragged/modes: 10 traces without a signature, 1 with, 2 relaxed, 1 loo
   CHECK(result.mode(RaggedMode::signature).warnings.empty());
 }
 
-TEST_CASE("ragged/losses: every mode follows the eager loss trajectory") {
-  RaggedConfig config = small_config(200);
+TEST_CASE("ragged/losses: every mode gives the eager loss trajectory, bit for bit") {
+  RaggedConfig config = small_config(400);
   RaggedResult result = run_ragged(config);
   const auto& eager = result.mode(RaggedMode::eager).loss;
+  // The fused kernels (fused_matmul, fused_elementwise) run the members' own arithmetic in the same order as
+  // the eager ops, and -inf padding leaves reduce_max exact, so every mode computes the same floats.
   for (const auto& mode : result.modes) {
     INFO("mode ", std::string(mode_name(mode.mode)));
-    for (std::size_t i = 0; i < eager.size(); ++i) {
-      INFO("step ", i);
-      // Fused kernels sum in another order than eager ops: differences of a few ulps that Adam carries along.
-      CHECK(mode.loss[i] == doctest::Approx(eager[i]).epsilon(2e-3).scale(1e-4));
-    }
+    CHECK(mode.loss == eager);
   }
-  CHECK(eager.back() < eager.front());  // it learns: MSE falls from its start
+  double first = 0, last = 0;
+  for (std::size_t i = 0; i < 100; ++i) {
+    first += eager[i];
+    last += eager[eager.size() - 100 + i];
+  }
+  CHECK(last < first);  // it learns: the mean loss of the last 100 steps is below that of the first 100
 }
 
 TEST_CASE("ragged/optimizers and sizes: sgd and rmsprop, batch 3, other hidden widths") {
@@ -106,8 +109,7 @@ TEST_CASE("ragged/optimizers and sizes: sgd and rmsprop, batch 3, other hidden w
     config.features = 6;
     RaggedResult result = run_ragged(config);
     const auto& eager = result.mode(RaggedMode::eager).loss;
-    for (const auto& mode : result.modes)
-      for (std::size_t i = 0; i < eager.size(); ++i) CHECK(mode.loss[i] == doctest::Approx(eager[i]).epsilon(2e-3).scale(1e-4));
+    for (const auto& mode : result.modes) CHECK(mode.loss == eager);
     CHECK(result.mode(RaggedMode::signature).trace_count() == 1);
     CHECK(config.effective_buckets() == std::vector<std::int64_t>{2, 4, 5});
   }
