@@ -1,11 +1,18 @@
-// Loads the Tracelab WebAssembly core in a browser, a worker or Node >= 20, with no flags.
+// Loads the Tracelab WebAssembly core in a browser, a worker or Node >= 20, with no flags, and returns the
+// TF.js-style API (docs/js-api.md).
 //
 //   import { loadTracelab } from './tracelab.mjs';
 //   const tl = await loadTracelab();
-//   tl.runOp('matmul', [{dtype: 'float32', shape: [2, 2], values: [1, 2, 3, 4]}, ...]);
+//   const y = tl.tidy(() => tl.tensor([1, 2, 3, 4], [2, 2]).matMul(tl.ones([2, 2])));
 //
 // Browsers and workers import the ES-module build; Node loads the CommonJS build and is handed the .wasm
 // bytes read with fs, because Emscripten 3.1.6 would otherwise try to fetch() a file path under Node 20.
+import { makeAutodiff } from './js/autodiff.mjs';
+import * as errors from './js/errors.mjs';
+import { makeExperiments } from './js/experiment.mjs';
+import { makeFunction } from './js/function.mjs';
+import { makeOps } from './js/ops.mjs';
+import { Engine, Tensor } from './js/tensor.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
                typeof window === 'undefined' && typeof importScripts !== 'function';
@@ -23,18 +30,111 @@ async function instantiate() {
   return factory({ locateFile: (file) => new URL(file, import.meta.url).href });
 }
 
-/** Loads the core once and returns its API: {version, opNames, runOp}. */
+/** Loads the core once and returns its API. */
 export async function loadTracelab() {
   const core = await instantiate();
-  return {
+  const engine = new Engine(core);
+  let toTensorRef = null;
+  const autodiff = makeAutodiff(engine, (...args) => toTensorRef(...args));
+  const creation = makeCreation(engine);
+  const { api: ops, toTensor } = makeOps(engine, creation.tensor, autodiff.isVariable);
+  toTensorRef = toTensor;
+  const traced = makeFunction(engine, autodiff.isVariable);
+  let logHandler = null;
+  const tl = {
     /** The core's version, e.g. "0.1.0". */
     version: core.version(),
     /** Every op in the registry, in registry order. */
     opNames: () => core.opNames(),
+    /** One op's description: {name, doc, inputs, outputs, attrs: [{name, type, required}], differentiable}. */
+    opInfo: (name) => errors.guard(() => core.opInfo(name)),
+    /** Plain-data op call: [{dtype, shape, values}] -> {dtype, shape, values} (values copied out). */
+    runOp: (name, inputs, attrs = {}) => errors.guard(() => core.runOp(name, inputs, attrs)),
+    ...creation,
+    ...ops,
+    ...autodiff.api,
+    ...traced,
+    ...errors,
+    Tensor,
+    /** Runs fn and disposes every tensor it created except what it returns (or keep()s). */
+    tidy: (fn) => engine.tidy(fn),
+    /** Exempts a tensor from the enclosing tidy(). */
+    keep: (tensor) => { tensor.kept = true; return tensor; },
+    /** Disposes tensors (and arrays / objects of them). */
+    dispose: (value) => {
+      const all = new Set();
+      const walk = (v) => {
+        if (v instanceof Tensor) all.add(v);
+        else if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+      };
+      walk(value);
+      for (const t of all) t.dispose();
+    },
+    /** {numTensors, numBytes, numVariables, numTapes, wasmHeapBytes, collectedByGC}. */
+    memory: () => ({ ...core.memory(), collectedByGC: engine.collected }),
     /**
-     * Runs one op on plain tensors {dtype, shape, values} and returns one such tensor (values copied out of
-     * WASM memory). Errors are JS Errors whose name is the core's class: ShapeError, DTypeError, ...
+     * Receives every log message (tl.print output, retracing warnings) as handler(level, text), level 'print',
+     * 'info' or 'warning'; null restores the default (console). A handler that throws is ignored.
      */
-    runOp: (name, inputs, attrs = {}) => core.runOp(name, inputs, attrs),
+    setLogHandler: (handler) => {
+      logHandler = handler;
+      core.setLogSink(handler ? (level, text) => { try { logHandler(level, text); } catch { /* ignored */ } } : null);
+    },
+    experiments: makeExperiments(core),
+  };
+  return tl;
+}
+
+function makeCreation(engine) {
+  const core = engine.core;
+  const flatten = (values) => (Array.isArray(values) ? values.flat(Infinity) : values);
+  const shapeOf = (values) => {
+    const shape = [];
+    for (let v = values; Array.isArray(v); v = v[0]) shape.push(v.length);
+    return shape;
+  };
+  const make = (values, shape, dtype = 'float32') => {
+    const flat = typeof values === 'number' || typeof values === 'boolean' ? [values] : flatten(values);
+    const dims = shape ?? (typeof values === 'number' || typeof values === 'boolean' ? [] : ArrayBuffer.isView(values) ? [values.length] : shapeOf(values));
+    const data = dtype === 'bool' ? Array.from(flat, (v) => (v ? 1 : 0)) : flat;
+    return engine.wrap(errors.guard(() => core.tensorNew(data, dims, dtype)));
+  };
+  const filled = (shape, value, dtype) => make(new Array(shape.reduce((a, b) => a * b, 1)).fill(value), shape, dtype);
+  let seed = 1;
+  const nextRandom = () => {  // mulberry32: a small seeded generator for JS-side random tensors
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    /** tl.tensor(values, shape?, dtype = 'float32'): nested arrays, flat arrays with a shape, typed arrays. */
+    tensor: make,
+    scalar: (value, dtype = 'float32') => make(value, [], dtype),
+    zeros: (shape, dtype = 'float32') => filled(shape, 0, dtype),
+    ones: (shape, dtype = 'float32') => filled(shape, 1, dtype),
+    fill: (shape, value, dtype = 'float32') => filled(shape, value, dtype),
+    /** [start, stop) in steps of `step` (TF.js' tl.range). */
+    range: (start, stop, step = 1, dtype = 'float32') => {
+      const values = [];
+      for (let v = start; step > 0 ? v < stop : v > stop; v += step) values.push(v);
+      return make(values, [values.length], dtype);
+    },
+    /** Uniform in [minval, maxval); `seed` makes it repeatable. */
+    randomUniform: (shape, minval = 0, maxval = 1, dtype = 'float32', newSeed) => {
+      if (newSeed !== undefined) seed = newSeed;
+      const n = shape.reduce((a, b) => a * b, 1);
+      const values = Array.from({ length: n }, () => minval + (maxval - minval) * nextRandom());
+      return make(dtype === 'int32' ? values.map(Math.floor) : values, shape, dtype);
+    },
+    /** Normal(mean, stdDev) by Box-Muller; `seed` makes it repeatable. */
+    randomNormal: (shape, mean = 0, stdDev = 1, dtype = 'float32', newSeed) => {
+      if (newSeed !== undefined) seed = newSeed;
+      const n = shape.reduce((a, b) => a * b, 1);
+      const values = Array.from({ length: n }, () =>
+        mean + stdDev * Math.sqrt(-2 * Math.log(1 - nextRandom())) * Math.cos(2 * Math.PI * nextRandom()));
+      return make(values, shape, dtype);
+    },
   };
 }

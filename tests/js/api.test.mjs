@@ -1,0 +1,256 @@
+// The TF.js-style JavaScript API over the WASM core, in Node: tensors and their lifetimes, every registry op,
+// autodiff, JS functions traced into graphs (TF's tracing rules), the ragged runner, and errors that leave the
+// module working.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
+const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
+const tl = await loadTracelab();
+const live = () => tl.memory().numTensors;
+const close = (a, b, eps = 1e-5) => assert.ok(Math.abs(a - b) <= eps * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+
+test('tensors: creation, shape, dtype, data copies, printing, dispose', async () => {
+  tl.tidy(() => {
+    const a = tl.tensor([[1, 2, 3], [4, 5, 6]]);
+    assert.deepEqual(a.shape, [2, 3]);
+    assert.equal(a.dtype, 'float32');
+    assert.equal(a.rank, 2);
+    assert.equal(a.size, 6);
+    assert.ok(a.dataSync() instanceof Float32Array);
+    assert.deepEqual(a.arraySync(), [[1, 2, 3], [4, 5, 6]]);
+    assert.equal(a.toString(), 'tl.Tensor(shape=(2, 3), dtype=float32, values=[[1. 2. 3.] [4. 5. 6.]])');
+    assert.deepEqual(tl.tensor([1, 2, 3, 4], [2, 2], 'int32').dataSync(), new Int32Array([1, 2, 3, 4]));
+    assert.deepEqual(tl.tensor([true, false]).dtype, 'float32');
+    assert.deepEqual(tl.tensor([true, false], [2], 'bool').arraySync(), [true, false]);
+    assert.deepEqual(tl.scalar(3).shape, []);
+    assert.deepEqual(tl.zeros([2]).arraySync(), [0, 0]);
+    assert.deepEqual(tl.fill([2], 7, 'int32').arraySync(), [7, 7]);
+    assert.deepEqual(tl.range(0, 3).arraySync(), [0, 1, 2]);
+    const u = tl.randomUniform([100], -1, 1, 'float32', 5);
+    assert.ok(u.dataSync().every((v) => v >= -1 && v < 1));
+    assert.deepEqual(tl.randomUniform([4], 0, 1, 'float32', 5).arraySync(), tl.randomUniform([4], 0, 1, 'float32', 5).arraySync());
+    assert.equal(tl.randomNormal([1000], 0, 1, 'float32', 3).mean().dataSync()[0] < 0.2, true);
+  });
+  const t = tl.tensor([1, 2]);
+  assert.deepEqual(await t.data(), new Float32Array([1, 2]));
+  assert.deepEqual(await t.array(), [1, 2]);
+  t.dispose();
+  t.dispose();  // twice is harmless
+  assert.throws(() => t.dataSync(), { name: 'InvalidArgument', message: /disposed/ });
+});
+
+test('memory: tidy disposes what it made except results and keep(); counts return to the start', () => {
+  const before = live();
+  let kept;
+  const result = tl.tidy(() => {
+    const a = tl.ones([3]);
+    kept = tl.keep(a.add(1));
+    tl.tidy(() => a.mul(5));  // nested scope: disposed with it
+    return a.sum();
+  });
+  assert.equal(live(), before + 2);
+  assert.deepEqual(result.arraySync(), 3);
+  assert.deepEqual(kept.arraySync(), [2, 2, 2]);
+  tl.dispose([result, { kept }]);
+  assert.equal(live(), before);
+  const m = tl.memory();
+  for (const key of ['numTensors', 'numBytes', 'numVariables', 'wasmHeapBytes', 'collectedByGC']) assert.ok(key in m, key);
+});
+
+test('ops: every registry op is reachable by name and as a camelCase function; TF.js signatures', () => {
+  const names = tl.opNames();
+  assert.ok(names.length >= 60);
+  for (const name of names) {
+    const camel = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+    assert.equal(typeof tl.ops[camel], 'function', camel);
+    assert.equal(tl.opInfo(name).name, name);
+  }
+  tl.tidy(() => {
+    const x = tl.tensor([[1, -2], [3, -4]]);
+    assert.deepEqual(tl.matMul(x, x, false, true).arraySync(), [[5, 11], [11, 25]]);
+    assert.deepEqual(x.relu().arraySync(), [[1, 0], [3, 0]]);
+    assert.deepEqual(tl.sum(x, 1).arraySync(), [-1, -1]);
+    assert.deepEqual(tl.max(x, 0, true).arraySync(), [[3, -2]]);
+    assert.deepEqual(x.add(1).mul(2).arraySync(), [[4, -2], [8, -6]]);
+    assert.deepEqual(tl.reshape(x, [4]).arraySync(), [1, -2, 3, -4]);
+    assert.deepEqual(tl.transpose(x).arraySync(), [[1, 3], [-2, -4]]);
+    assert.deepEqual(tl.concat([x, x], 0).shape, [4, 2]);
+    assert.deepEqual(tl.gather(x, [1, 0]).arraySync(), [[3, -4], [1, -2]]);
+    assert.deepEqual(tl.oneHot([0, 2], 3).arraySync(), [[1, 0, 0], [0, 0, 1]]);
+    assert.deepEqual(tl.argMax(x, 1).arraySync(), [0, 0]);
+    assert.deepEqual(tl.ops.clipByValue(x, -1, 1).arraySync(), [[1, -1], [1, -1]]);
+    assert.deepEqual(tl.op('reduce_sum', [x], { axes: [0], keepdims: true }).arraySync(), [[4, -6]]);
+    close(tl.softmax(tl.tensor([0, 0])).arraySync()[0], 0.5);
+    // TF.js' matMul gradient fails for a rank-3 x rank-2 product; Tracelab's works.
+    const w = tl.variable(tl.ones([2, 1]), true, 'w3');
+    const tape = new tl.GradientTape();
+    const y = tl.sum(tl.matMul(tl.ones([1, 1, 2]), w.read()));
+    assert.deepEqual(tape.gradient(y, w).arraySync(), [[1], [1]]);
+    tape.dispose();
+    w.dispose();
+  });
+});
+
+test('autodiff: variables, GradientTape (persistent, watch), grads, valueAndGrads, variableGrads', () => {
+  tl.tidy(() => {
+    const v = tl.variable(tl.tensor([1, 2]), true, 'v');
+    v.assignAdd(tl.tensor([1, 1]));
+    assert.deepEqual(v.read().arraySync(), [2, 3]);
+    assert.throws(() => v.assign(tl.ones([3])), { name: 'ShapeError' });
+    assert.deepEqual(v.read().arraySync(), [2, 3]);  // unchanged by the failed assign
+    const tape = new tl.GradientTape({ persistent: true });
+    const loss = tl.sum(tl.square(v.read()));
+    assert.deepEqual(tape.gradient(loss, v).arraySync(), [4, 6]);
+    assert.deepEqual(tape.gradient(loss, [v])[0].arraySync(), [4, 6]);
+    tape.dispose();
+    const x = tl.tensor([3]);
+    const t2 = new tl.GradientTape();
+    t2.watch(x);
+    const y = x.mul(x);
+    assert.deepEqual(t2.gradient(y, x).arraySync(), [6]);
+    t2.dispose();
+    const [g] = tl.grads((a) => a.mul(a).sum())([tl.tensor([1, 2])]);
+    assert.deepEqual(g.arraySync(), [2, 4]);
+    const { value, grads } = tl.valueAndGrads((a) => a.sum())([tl.tensor([1, 2])]);
+    assert.deepEqual(value.arraySync(), 3);
+    assert.deepEqual(grads[0].arraySync(), [1, 1]);
+    const vg = tl.variableGrads(() => tl.sum(v.read().mul(2)), [v]);
+    assert.deepEqual(vg.grads.v.arraySync(), [2, 2]);
+    v.dispose();
+  });
+});
+
+test('tracing: X = 1..10 traces 10 times, once with a signature, twice relaxed; numbers retrace per value', () => {
+  const messages = [];
+  tl.setLogHandler((level, text) => messages.push([level, text]));
+  try {
+    let traces = 0;
+    const plain = tl.function((x) => { traces += 1; return tl.sum(tl.max(x, 1, true)); }, { name: 'plain' });
+    const signature = tl.function((x) => tl.sum(x), { inputSignature: [new tl.TensorSpec([null, null, 20])], name: 'sig' });
+    const relaxed = tl.function((x) => tl.sum(x), { reduceRetracing: true, name: 'relaxed' });
+    for (let X = 1; X <= 10; ++X)
+      tl.tidy(() => {
+        const x = tl.ones([1, X, 20]);
+        assert.equal(plain(x).dataSync()[0], 20);
+        assert.equal(signature(x).dataSync()[0], 20 * X);
+        relaxed(x);
+      });
+    assert.equal(plain.tracingCount, 10);
+    assert.equal(traces, 10);
+    assert.equal(signature.tracingCount, 1);
+    assert.equal(relaxed.tracingCount, 2);
+    assert.match(signature.prettyPrintedConcreteSignatures(), /shape=\(None, None, 20\)/);
+    assert.ok(messages.some(([level, text]) => level === 'warning' && /triggered tl.function retracing/.test(text)));
+    const calls = plain.calls;
+    assert.equal(calls.length, 10);
+    assert.equal(calls[1].traced, true);
+    assert.match(calls[1].reason, /dim 1 changed 1 -> 2/);
+    assert.throws(() => tl.tidy(() => signature(tl.ones([1, 2, 3]))), { name: 'InvalidArgument', message: /does not match the input signature/ });
+
+    const scaled = tl.function((x, k) => x.mul(k), { name: 'scaled' });
+    tl.tidy(() => {
+      const a = tl.ones([2]);
+      scaled(a, 2); scaled(a, 3); scaled(a, 2);
+      assert.deepEqual(scaled(a, 3).arraySync(), [3, 3]);
+    });
+    assert.equal(scaled.tracingCount, 2);
+
+    let jsPrints = 0;
+    messages.length = 0;
+    const printer = tl.function((x) => { jsPrints += 1; tl.print('x is', x); return x.add(1); }, { name: 'printer' });
+    tl.tidy(() => { for (let i = 0; i < 5; ++i) printer(tl.tensor([i])); });
+    assert.equal(jsPrints, 1);
+    assert.deepEqual(messages.filter(([level]) => level === 'print').map(([, text]) => text),
+                     ['x is [0.]', 'x is [1.]', 'x is [2.]', 'x is [3.]', 'x is [4.]']);
+    const [concrete] = printer.concreteFunctions();
+    assert.match(concrete.graph, /print/);
+    assert.equal(JSON.parse(concrete.graphJson).format !== undefined || typeof JSON.parse(concrete.graphJson) === 'object', true);
+    assert.ok(concrete.passes.length > 0);
+    const spec = signature.getConcreteFunction(new tl.TensorSpec([null, null, 20]));
+    assert.match(spec.signature, /None, None, 20/);
+  } finally {
+    tl.setLogHandler(null);
+  }
+});
+
+test('tracing: a traced train step with a tape and variables; 20000 steps keep memory and the heap flat', () => {
+  const w = tl.variable(tl.randomUniform([20, 1], -0.3, 0.3, 'float32', 1), true, 'w_train');
+  const step = tl.function((x, y) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.mean(tl.square(tl.reshape(tl.matMul(tl.max(x, 1), w.read()), [-1]).sub(y)));
+    const g = tape.gradient(loss, w);
+    tape.dispose();
+    w.assignSub(g.mul(0.05));
+    return loss;
+  }, { inputSignature: [new tl.TensorSpec([1, null, 20]), new tl.TensorSpec([1])], name: 'train_step' });
+  const data = Array.from({ length: 10 }, (_, i) => [tl.randomUniform([1, i + 1, 20], 0, 1, 'float32', i + 10), tl.tensor([0.5])]);
+  let first = 0, last = 0;
+  let countAt1000 = 0, heapAt1000 = 0;
+  for (let i = 0; i < 20000; ++i) {
+    const [x, y] = data[i % 10];
+    const loss = tl.tidy(() => step(x, y).dataSync()[0]);
+    if (i < 10) first += loss;
+    if (i >= 19990) last += loss;
+    if (i === 1000) { countAt1000 = live(); heapAt1000 = tl.memory().wasmHeapBytes; }
+  }
+  assert.equal(step.tracingCount, 1);
+  assert.ok(last < first, `loss ${first / 10} -> ${last / 10}`);
+  assert.equal(live(), countAt1000);
+  assert.equal(tl.memory().wasmHeapBytes, heapAt1000);
+  tl.dispose(data);
+  w.dispose();
+});
+
+test('errors: every core error is a JS Error subclass with the core message; the module keeps working', () => {
+  const before = live();
+  assert.throws(() => tl.tidy(() => tl.matMul(tl.ones([2, 3]), tl.ones([2, 3]))),
+                (e) => e instanceof tl.ShapeError && e instanceof tl.TracelabError && e instanceof Error &&
+                       /matmul: inner dimensions must agree, got \(2, 3\) and \(2, 3\)/.test(e.message));
+  assert.throws(() => tl.tidy(() => tl.add(tl.ones([2]), tl.tensor([1, 2], [2], 'int32'))), tl.DTypeError);
+  assert.throws(() => tl.op('no_such_op', []), { name: 'InvalidArgument', message: /unknown op 'no_such_op'/ });
+  assert.throws(() => tl.tidy(() => tl.op('reduce_sum', [tl.ones([2])], { keepdims: 'yes' })),
+                { name: 'InvalidArgument', message: /attribute 'keepdims' must be of type bool/ });
+  assert.throws(() => tl.tensor([1, 2], [3]), tl.ShapeError);
+  assert.throws(() => tl.tidy(() => tl.broadcastTo(tl.scalar(1), [1 << 20, 1 << 20])),
+                (e) => e instanceof tl.OutOfMemory && /out of memory/.test(e.message));
+  assert.throws(() => tl.tidy(() => tl.add(tl.ones([1]), 'x')), { name: 'InvalidArgument', message: /expected a tensor/ });
+  // An exception inside a traced function leaves no trace open: the next call traces again and works.
+  let fail = true;
+  const f = tl.function((x) => { if (fail) throw new Error('user bug'); return x.add(1); }, { name: 'fragile' });
+  assert.throws(() => tl.tidy(() => f(tl.ones([2]))), /user bug/);
+  assert.throws(() => tl.tidy(() => f(tl.ones([2]))), /user bug/);
+  fail = false;
+  assert.deepEqual(tl.tidy(() => f(tl.ones([2])).arraySync()), [2, 2]);
+  // Reading values of a symbolic tensor is OperatorNotAllowedInGraph, as in TF.
+  const g = tl.function((x) => { x.dataSync(); return x; }, { name: 'reads' });
+  assert.throws(() => tl.tidy(() => g(tl.ones([1]))), tl.OperatorNotAllowedInGraphError);
+  assert.deepEqual(tl.tidy(() => tl.ones([2]).add(1).arraySync()), [2, 2]);
+  assert.equal(live(), before + 0);
+});
+
+test('experiments: the ragged runner from JS reports progress, can stop, and gives the CLI trace counts', () => {
+  const reports = [];
+  const result = tl.experiments.runRagged({ steps: 300, seed: 7 }, {
+    onProgress: (r) => { reports.push([r.mode, r.stepsDone, r.stepUs.length, r.loss.length]); },
+    progressEvery: 100,
+  });
+  assert.equal(result.format, 'tracelab.ragged/1');
+  const traces = Object.fromEntries(result.modes.map((m) => [m.mode, m.trace_count]));
+  assert.deepEqual(traces, { eager: 0, function: 10, signature: 1, relaxed: 2, loop: 1, bucketed: 4 });
+  for (const m of result.modes) assert.equal(m.step_us.length, 300);
+  assert.deepEqual(reports.filter(([mode]) => mode === 'function'), [['function', 100, 100, 100], ['function', 200, 100, 100], ['function', 300, 100, 100]]);
+  assert.deepEqual(reports.find(([mode]) => mode === 'loop'), ['loop', 300, 300, 300]);
+
+  const stopped = tl.experiments.runRagged({ steps: 1000, modes: ['signature', 'eager'] }, { onProgress: (r) => r.stepsDone < 200, progressEvery: 100 });
+  assert.equal(stopped.cancelled, true);
+  assert.equal(stopped.modes.length, 1);
+  assert.equal(stopped.modes[0].steps, 200);
+  assert.throws(() => tl.experiments.runRagged({ steps: 0 }), { name: 'InvalidArgument', message: /steps must be in \[1, 10000000\], got 0/ });
+  assert.throws(() => tl.experiments.runRagged({ minLength: 5, maxLength: 2 }), { name: 'InvalidArgument', message: /reversed/ });
+  assert.throws(() => tl.experiments.runRagged({ steps: 10 }, { onProgress: () => { throw new TypeError('page bug'); }, progressEvery: 5 }), TypeError);
+  const graphs = tl.experiments.runRagged({ steps: 20, modes: ['signature'] }, { includeGraphs: true });
+  assert.match(graphs.modes[0].concrete_functions[0].graph, /adam_update/);
+});

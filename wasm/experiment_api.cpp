@@ -1,0 +1,116 @@
+// The ragged experiment and the log sink for JavaScript. The runner is the core's (the CLI and the benchmark run
+// the same one); progress reaches a JS callback with the steps since the last report as typed-array copies,
+// and the callback returning false stops the run.
+#include <emscripten/bind.h>
+
+#include <string>
+#include <vector>
+
+#include "adapters.h"
+#include "handles.h"
+
+namespace tl::wasm {
+namespace {
+
+using experiments::RaggedConfig;
+
+std::int64_t int_field(const val& js, const char* name, std::int64_t fallback) {
+  val v = js[name];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  TL_CHECK(v.typeOf().as<std::string>() == "number" && is_integer(v), InvalidArgument, "ragged experiment: ", name,
+           " must be an integer, got ", v.typeOf().as<std::string>() == "number" ? "a fraction" : "a non-number");
+  return static_cast<std::int64_t>(v.as<double>());
+}
+
+RaggedConfig to_config(const val& js) {
+  RaggedConfig c;
+  if (js.isUndefined() || js.isNull()) return c;
+  val modes = js["modes"];
+  if (!modes.isUndefined()) {
+    c.modes.clear();
+    TL_CHECK(is_array(modes), InvalidArgument, "ragged experiment: modes must be an array of mode names");
+    for (unsigned i = 0, n = length_of(modes); i < n; ++i) c.modes.push_back(experiments::parse_mode(modes[i].as<std::string>()));
+  }
+  c.steps = int_field(js, "steps", c.steps);
+  c.seed = static_cast<std::uint64_t>(int_field(js, "seed", static_cast<std::int64_t>(c.seed)));
+  c.min_length = int_field(js, "minLength", c.min_length);
+  c.max_length = int_field(js, "maxLength", c.max_length);
+  c.features = int_field(js, "features", c.features);
+  c.batch_size = int_field(js, "batchSize", c.batch_size);
+  c.examples = int_field(js, "examples", c.examples);
+  c.max_retracing_warnings = static_cast<int>(int_field(js, "maxRetracingWarnings", c.max_retracing_warnings));
+  if (!js["hiddenUnits"].isUndefined()) c.hidden_units = to_ints(js["hiddenUnits"], "ragged experiment: hiddenUnits");
+  if (!js["buckets"].isUndefined()) c.buckets = to_ints(js["buckets"], "ragged experiment: buckets");
+  if (!js["learningRate"].isUndefined()) {
+    TL_CHECK(js["learningRate"].typeOf().as<std::string>() == "number", InvalidArgument,
+             "ragged experiment: learningRate must be a number");
+    c.learning_rate = js["learningRate"].as<double>();
+  }
+  if (!js["optimizer"].isUndefined()) c.optimizer = js["optimizer"].as<std::string>();
+  if (!js["optimize"].isUndefined() && !js["optimize"].as<bool>()) c.optimize = {false, false, false, false, false, false};
+  c.validate();
+  return c;
+}
+
+template <class T>
+val slice_of(const std::vector<T>& v, std::size_t from, const char* array_type) {
+  std::size_t n = v.size() > from ? v.size() - from : 0;
+  return val::global(array_type).new_(emscripten::typed_memory_view(n, v.data() + from));
+}
+
+}  // namespace
+
+/// Runs the experiment; `progress(report)` gets {mode, modeIndex, stepsDone, stepsTotal, elapsedMs, stepUs,
+/// loss, tracedSteps} every `every` steps (stepUs/loss: the steps since the previous report) and may return false
+/// to stop. Returns the result as the JSON text of tl::experiments::to_json (graphs included when asked).
+val ragged_run(const val& config_js, const val& progress, double every, bool include_graphs) {
+  return guarded([&] {
+    RaggedConfig config = to_config(config_js);
+    TL_CHECK(every >= 1, InvalidArgument, "ragged experiment: progressEvery must be >= 1");
+    std::size_t reported = 0, traced_reported = 0;
+    experiments::RaggedMode last_mode = config.modes.front();
+    bool first = true;
+    experiments::RaggedProgressFn report;
+    if (!progress.isUndefined() && !progress.isNull()) {
+      report = [&](const experiments::RaggedProgress& p) {
+        if (first || p.mode != last_mode) reported = traced_reported = 0;
+        first = false;
+        last_mode = p.mode;
+        const auto& r = *p.partial;
+        val info = val::object();
+        info.set("mode", std::string(experiments::mode_name(p.mode)));
+        info.set("modeIndex", static_cast<double>(p.mode_index));
+        info.set("stepsDone", static_cast<double>(p.steps_done));
+        info.set("stepsTotal", static_cast<double>(p.steps_total));
+        info.set("elapsedMs", p.elapsed_ms);
+        info.set("firstStep", static_cast<double>(reported));
+        info.set("stepUs", slice_of(r.step_us, reported, "Float64Array"));
+        info.set("loss", slice_of(r.loss, reported, "Float32Array"));
+        val traced = val::array();
+        for (std::size_t i = traced_reported; i < r.traced_steps.size(); ++i)
+          traced.call<void>("push", val(static_cast<double>(r.traced_steps[i])));
+        info.set("tracedSteps", traced);
+        reported = r.step_us.size();
+        traced_reported = r.traced_steps.size();
+        val keep_going = progress(info);
+        return !(keep_going.isFalse());
+      };
+    }
+    auto result = experiments::run_ragged(config, report, static_cast<std::int64_t>(every));
+    return val(experiments::to_json(result, include_graphs));
+  });
+}
+
+/// Sends every log message (tl.print output, retracing warnings) to `sink(level, text)`; null restores the
+/// default (prints to stdout, warnings to stderr: the console).
+void set_log_sink(const val& sink) {
+  if (sink.isUndefined() || sink.isNull()) {
+    tl::set_log_sink(nullptr);
+    return;
+  }
+  tl::set_log_sink([sink](LogLevel level, std::string_view text) {
+    sink(std::string(log_level_name(level)), std::string(text));
+  });
+}
+
+}  // namespace tl::wasm

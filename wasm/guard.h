@@ -1,0 +1,53 @@
+// Turning C++ errors into JavaScript errors at the bridge, and the small conversions every adapter needs.
+//
+//   return guarded([&] { ...; return val(result); });   // a tl::ShapeError becomes a JS Error named "ShapeError"
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <new>
+#include <string>
+
+#include "tracelab/tracelab.h"
+
+namespace tl::wasm {
+
+using emscripten::val;
+
+/// Runs `body`; a C++ exception becomes a JS Error whose name is the C++ class. The JS throw happens after the
+/// C++ catch block has ended, so the C++ exception object is released first. The JS facade turns the name into
+/// an Error subclass (ShapeError, DTypeError, ...).
+template <class Body>
+val guarded(Body&& body) {
+  std::string kind, message;
+  try {
+    return body();
+  } catch (const tl::Error& e) {
+    kind = e.kind();
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    kind = "OutOfMemory";
+    message = "out of memory";
+  } catch (const std::exception& e) {
+    kind = "Error";
+    message = e.what();
+  }
+  val error = val::global("Error").new_(val(message));
+  error.set("name", val(kind));
+  error.throw_();
+}
+
+/// Throws the tl::Error subclass named `kind` (as e.kind() spells it) with `message`: a JS callback's error
+/// crosses back into C++ as a C++ exception, so C++ destructors run (a trace in progress is unwound).
+[[noreturn]] void rethrow_as(const std::string& kind, const std::string& message);
+
+inline bool is_integer(const val& v) { return val::global("Number").call<bool>("isInteger", v); }
+inline bool is_array(const val& v) { return val::global("Array").call<bool>("isArray", v); }
+inline unsigned length_of(const val& v) { return v["length"].as<unsigned>(); }
+
+/// An array of integers (InvalidArgument naming `what` otherwise).
+Ints to_ints(const val& array, const std::string& what);
+/// A JS array of numbers from dims.
+val dims_to_js(const Shape& shape);
+
+}  // namespace tl::wasm

@@ -1,0 +1,52 @@
+// The bridge's handle tables: JavaScript holds small integer handles, C++ holds the objects. Handles are never
+// reused (a stale handle is a clear error, never another object), tables are per module instance.
+//
+//   int id = tensors().add(t);   tensors().get(id);   tensors().remove(id);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "tracelab/tracelab.h"
+
+namespace tl::wasm {
+
+template <class T>
+class HandleTable {
+ public:
+  explicit HandleTable(const char* kind) : kind_(kind) {}
+
+  /// Stores `value` under a new handle.
+  double add(T value) {
+    double id = static_cast<double>(next_++);
+    items_.emplace(static_cast<std::uint64_t>(id), std::move(value));
+    return id;
+  }
+  /// The object behind `id`; InvalidArgument naming the kind when it was disposed or never existed.
+  T& get(double id) {
+    auto it = items_.find(static_cast<std::uint64_t>(id));
+    TL_CHECK(it != items_.end(), InvalidArgument, kind_, " handle ", static_cast<std::uint64_t>(id),
+             " is not alive (disposed, or created by another module instance)");
+    return it->second;
+  }
+  /// Forgets `id`; true when it was alive (disposing twice is harmless, as in TF.js).
+  bool remove(double id) { return items_.erase(static_cast<std::uint64_t>(id)) > 0; }
+  std::size_t size() const noexcept { return items_.size(); }
+  const std::unordered_map<std::uint64_t, T>& items() const noexcept { return items_; }
+
+ private:
+  const char* kind_;
+  std::uint64_t next_ = 1;
+  std::unordered_map<std::uint64_t, T> items_;
+};
+
+/// Live tensors (concrete or, while a JS function is traced, symbolic).
+HandleTable<Tensor>& tensors();
+/// Live variables.
+HandleTable<Variable>& variables();
+/// Open gradient tapes.
+HandleTable<std::unique_ptr<GradientTape>>& tapes();
+
+}  // namespace tl::wasm

@@ -1,0 +1,115 @@
+// Variables and gradients: tl.variable, tl.GradientTape (the tape the articles use) and TF.js' tl.grads /
+// tl.valueAndGrads / tl.variableGrads, all on the core's one tape.
+import { guard, InvalidArgument } from './errors.mjs';
+import { Tensor } from './tensor.mjs';
+
+export function makeAutodiff(engine, toTensor) {
+  const core = engine.core;
+  const variablesById = new Map();
+
+  /** A mutable tensor with a name (tf.Variable). Read it with read(); ops accept it directly. */
+  class Variable {
+    constructor(initial, trainable = true, name = 'Variable') {
+      const value = toTensor(initial, undefined, 'variable');
+      this.id = guard(() => core.variableNew(value.id, name, trainable));
+      if (value !== initial) value.dispose();
+      const info = core.variableInfo(this.id);
+      this.name = info.name;
+      this.shape = info.shape;
+      this.dtype = info.dtype;
+      this.trainable = info.trainable;
+      this.isDisposed = false;
+      variablesById.set(this.id, this);
+    }
+    /** The current value (a new tensor; inside a tl.function, a read node of the graph). */
+    read() {
+      this.check();
+      return engine.wrap(guard(() => core.variableRead(this.id)));
+    }
+    /** Replaces the value (same shape and dtype). */
+    assign(value) { this.update(value, 'assign'); }
+    assignAdd(delta) { this.update(delta, 'add'); }
+    assignSub(delta) { this.update(delta, 'sub'); }
+    update(value, how) {
+      this.check();
+      const t = toTensor(value, this.dtype, `Variable '${this.name}'.assign`);
+      try {
+        guard(() => core.variableAssign(this.id, t.id, how));
+      } finally {
+        if (t !== value) t.dispose();
+      }
+    }
+    check() {
+      if (this.isDisposed) throw new InvalidArgument(`Variable '${this.name}' was disposed`);
+    }
+    dispose() {
+      if (this.isDisposed) return;
+      core.variableDispose(this.id);
+      variablesById.delete(this.id);
+      this.isDisposed = true;
+    }
+  }
+
+  const source = (s) => {
+    if (s instanceof Variable) return { kind: 'variable', id: s.id };
+    if (s instanceof Tensor) return { kind: 'tensor', id: s.id };
+    throw new InvalidArgument('GradientTape: sources must be tensors or variables');
+  };
+
+  /** Records ops from construction until stopRecording() (or dispose()); gradient() differentiates them. */
+  class GradientTape {
+    constructor({ persistent = false, watchAccessedVariables = true } = {}) {
+      this.id = guard(() => core.tapeNew(persistent, watchAccessedVariables));
+    }
+    watch(...sources) { guard(() => core.tapeWatch(this.id, sources.flat().map(source))); }
+    stopRecording() { guard(() => core.tapeStop(this.id)); }
+    /**
+     * d target / d sources: one tensor (or null when the target does not depend on it) per source; `sources`
+     * may be a single tensor/variable (then one result) or an array.
+     */
+    gradient(target, sources, { unconnectedGradients = 'none' } = {}) {
+      const list = Array.isArray(sources) ? sources : [sources];
+      const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), unconnectedGradients === 'zero'));
+      const grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
+      return Array.isArray(sources) ? grads : grads[0];
+    }
+    dispose() { core.tapeDispose(this.id); }
+  }
+
+  /** Runs fn under a tape and disposes the tape afterwards. */
+  function withTape(fn) {
+    const tape = new GradientTape({ persistent: true });
+    try {
+      return fn(tape);
+    } finally {
+      tape.dispose();
+    }
+  }
+
+  const api = {
+    Variable,
+    GradientTape,
+    variable: (initial, trainable = true, name = 'Variable') => new Variable(initial, trainable, name),
+    /** TF.js: grads(f)(xs) -> d f(...xs) / d xs. */
+    grads: (f) => (xs) => withTape((tape) => {
+      tape.watch(xs);
+      const y = f(...xs);
+      return tape.gradient(y, xs);
+    }),
+    /** TF.js: valueAndGrads(f)(xs) -> {value, grads}. */
+    valueAndGrads: (f) => (xs) => withTape((tape) => {
+      tape.watch(xs);
+      const value = f(...xs);
+      return { value, grads: tape.gradient(value, xs) };
+    }),
+    /** TF.js: variableGrads(f, varList) -> {value, grads: {name: tensor}} for the trainable variables f reads. */
+    variableGrads: (f, varList) => withTape((tape) => {
+      const value = f();
+      const vars = varList ?? [...variablesById.values()].filter((v) => v.trainable && !v.isDisposed);
+      const grads = {};
+      tape.gradient(value, vars, { unconnectedGradients: 'zero' }).forEach((g, i) => { grads[vars[i].name] = g; });
+      return { value, grads };
+    }),
+  };
+  return { api, isVariable: (v) => v instanceof Variable };
+}

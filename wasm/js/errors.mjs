@@ -1,0 +1,40 @@
+// Errors from the core arrive as JS Errors named after the C++ class; these subclasses let callers test with
+// instanceof (tl.ShapeError, ...) and keep the core's message word for word.
+
+/** The base of every Tracelab error. */
+export class TracelabError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** Shapes that do not fit an op (matmul's inner dims, broadcasting, a signature's fixed dim). */
+export class ShapeError extends TracelabError {}
+/** Wrong dtypes (int32 where float32 is needed, mixed dtypes). */
+export class DTypeError extends TracelabError {}
+/** Bad arguments: unknown op or attribute, a disposed tensor, a bad configuration. */
+export class InvalidArgument extends TracelabError {}
+/** A tensor too large to allocate; the module keeps working. */
+export class OutOfMemory extends TracelabError {}
+/** Reading values of a symbolic tensor while a function is traced. */
+export class OperatorNotAllowedInGraphError extends TracelabError {}
+
+const byName = { ShapeError, DTypeError, InvalidArgument, OutOfMemory, OperatorNotAllowedInGraphError };
+
+/** The subclass for a core error (by its name); other values are returned unchanged. */
+export function translate(error) {
+  if (error instanceof TracelabError) return error;
+  const Class = error && byName[error.name];
+  if (!Class) return error;
+  const translated = new Class(error.message);
+  return translated;
+}
+
+/** Calls fn(); a core error is rethrown as its subclass. */
+export function guard(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    throw translate(error);
+  }
+}

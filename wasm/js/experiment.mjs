@@ -1,0 +1,30 @@
+// The ragged-input experiment from JavaScript: the core's runner (the same one the CLI and the benchmark use),
+// with a progress callback that receives the steps since the last report and can stop the run.
+import { guard, translate } from './errors.mjs';
+
+export function makeExperiments(core) {
+  /**
+   * Runs the experiment. config: {modes, steps, seed, minLength, maxLength, features, batchSize, hiddenUnits,
+   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize}; options: {onProgress(report),
+   * progressEvery = 100, includeGraphs = false}. A report is {mode, modeIndex, stepsDone, stepsTotal,
+   * elapsedMs, firstStep, stepUs: Float64Array, loss: Float32Array, tracedSteps}; returning false stops the
+   * run. Returns the result document of docs/performance.md ("tracelab.ragged/1").
+   */
+  function runRagged(config = {}, { onProgress, progressEvery = 100, includeGraphs = false } = {}) {
+    let callbackError = null;
+    const progress = onProgress
+      ? (report) => {
+          try {
+            return onProgress(report) !== false;
+          } catch (error) {
+            callbackError = error;
+            return false;
+          }
+        }
+      : null;
+    const text = guard(() => core.raggedRun(config, progress, progressEvery, includeGraphs));
+    if (callbackError) throw translate(callbackError);
+    return JSON.parse(text);
+  }
+  return { runRagged };
+}

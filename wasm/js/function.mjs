@@ -1,0 +1,127 @@
+// tl.function: a JavaScript function traced through the core into a graph. Tensors in the arguments enter the
+// trace key by shape and dtype, JS numbers, booleans and strings by value, variables by identity — TF's rules.
+// On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
+// then, tl.print every call); later calls with a matching key only run the graph.
+import { guard, InvalidArgument, translate } from './errors.mjs';
+import { Tensor } from './tensor.mjs';
+
+/** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
+export class TensorSpec {
+  constructor(shape, dtype = 'float32', name = null) {
+    this.shape = shape.map((d) => (d === null || d === undefined ? -1 : d));
+    this.dtype = dtype;
+    this.name = name;
+  }
+}
+
+export function makeFunction(engine, isVariable) {
+  const core = engine.core;
+
+  function describeArg(value, i, name) {
+    if (value instanceof Tensor) {
+      value.checkAlive(`${name}: argument ${i}`);
+      return { kind: 'tensor', id: value.id };
+    }
+    if (value instanceof TensorSpec) return { kind: 'spec', shape: value.shape, dtype: value.dtype };
+    if (isVariable(value)) return { kind: 'variable', id: value.id };
+    if (typeof value === 'number') return { kind: 'number', value };
+    if (typeof value === 'boolean') return { kind: 'bool', value };
+    if (typeof value === 'string') return { kind: 'string', value };
+    throw new InvalidArgument(`${name}: argument ${i} must be a tensor, a TensorSpec, a variable, a number, a ` +
+                              `boolean or a string, got ${value === null ? 'null' : typeof value}`);
+  }
+
+  /** Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames. */
+  function tfFunction(fn, options = {}) {
+    if (typeof fn !== 'function') throw new InvalidArgument('tl.function: expected a function');
+    const name = options.name ?? (fn.name || 'function');
+    let currentArgs = null;   // the JS arguments of the call being traced
+    let structure = 'single'; // what fn returned when last traced: 'single' | 'array' | 'none'
+
+    const trampoline = (symbolicIds) => {
+      const symbolic = symbolicIds.map((id) => engine.wrap(id));
+      let next = 0;
+      const args = currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
+      const scope = [];
+      engine.scopes.push(scope);
+      let outputs = [];
+      try {
+        const result = fn(...args);
+        outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
+        structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
+        for (const [i, out] of outputs.entries())
+          if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
+        return { outputs: outputs.map((t) => t.id) };
+      } catch (error) {
+        outputs = [];
+        const e = translate(error);
+        return { error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } };
+      } finally {
+        engine.scopes.pop();
+        // Nothing made while tracing outlives the trace: the core releases the inputs and the outputs (after it
+        // has read them), the rest is disposed here.
+        const released = new Set([...symbolic, ...outputs]);
+        for (const t of scope) if (!released.has(t)) t.dispose();
+        for (const t of released) engine.forget(t);
+      }
+    };
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
+
+    const call = (...args) => {
+      currentArgs = args;
+      try {
+        const ids = guard(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
+        const outputs = ids.map((out) => engine.wrap(out));
+        if (options.onTrace) {
+          const calls = core.functionInfo(id).calls;
+          const last = calls[calls.length - 1];
+          if (last && last.traced) options.onTrace({ reason: last.reason, warning: last.warning, traceUs: last.traceUs });
+        }
+        return structure === 'none' ? undefined : structure === 'array' ? outputs : outputs[0];
+      } finally {
+        currentArgs = null;
+      }
+    };
+    Object.defineProperties(call, {
+      /** How many times fn was traced. */
+      tracingCount: { get: () => core.functionInfo(id).tracingCount },
+      /** One record per call: {index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}. */
+      calls: { get: () => core.functionInfo(id).calls },
+    });
+    /** Every concrete function's signature, TensorFlow's format. */
+    call.prettyPrintedConcreteSignatures = () => core.functionInfo(id).signatures;
+    /** The concrete functions: {signature, graph, tracedGraph, graphJson, tracedGraphJson, passes}. */
+    call.concreteFunctions = () => guard(() => core.functionGraphs(id));
+    /** The concrete function for these arguments (tensors or TensorSpecs), traced if needed. */
+    call.getConcreteFunction = (...args) => {
+      currentArgs = args;
+      try {
+        const index = guard(() => core.functionConcrete(id, args.map((a, i) => describeArg(a, i, name))));
+        return guard(() => core.functionGraphs(id))[index];
+      } finally {
+        currentArgs = null;
+      }
+    };
+    call.clearCalls = () => guard(() => core.functionClearCalls(id));
+    call.dispose = () => core.functionDispose(id);
+    return call;
+  }
+
+  /** tf.print: prints its arguments (tensors by value) every time it runs — also inside a traced graph. */
+  function print(...args) {
+    let template = '';
+    const tensors = [];
+    for (const a of args) {
+      if (template.length > 0) template += ' ';
+      if (a instanceof Tensor) {
+        template += '{}';
+        tensors.push(a);
+      } else {
+        template += String(a).replaceAll('{', '{{');
+      }
+    }
+    guard(() => core.opCall('print', tensors.map((t) => t.id), { template }));
+  }
+
+  return { function: tfFunction, TensorSpec, print };
+}

@@ -1,0 +1,121 @@
+// Tensor handles and their lifetimes: tensors are small objects holding a handle into the core's table; data is
+// copied out on request. tidy() disposes what a function created (except what it returns or keep()s); a
+// FinalizationRegistry releases handles of tensors that were garbage-collected without dispose() — a safety
+// net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
+import { guard, InvalidArgument } from './errors.mjs';
+
+/** Owns the handle bookkeeping of one loaded core. */
+export class Engine {
+  constructor(core) {
+    this.core = core;
+    this.scopes = [];      // tidy scopes: arrays of tensors created inside
+    this.live = 0;         // tensors created and not disposed (JS side)
+    this.collected = 0;    // handles released by the FinalizationRegistry
+    this.registry = new FinalizationRegistry((id) => {
+      if (core.tensorDispose(id)) this.collected += 1;
+    });
+  }
+
+  /** Wraps a new core handle as a Tensor tracked by the current tidy scope. */
+  wrap(id) {
+    const meta = guard(() => this.core.tensorMeta(id));
+    const tensor = new Tensor(this, id, meta);
+    this.live += 1;
+    this.registry.register(tensor, id, tensor);
+    if (this.scopes.length > 0) this.scopes[this.scopes.length - 1].push(tensor);
+    return tensor;
+  }
+
+  /** Forgets a tensor whose handle the core already released (symbolic tensors after a trace). */
+  forget(tensor) {
+    if (tensor.isDisposed) return;
+    tensor.isDisposed = true;
+    this.live -= 1;
+    this.registry.unregister(tensor);
+  }
+
+  tidy(fn) {
+    if (typeof fn !== 'function') throw new InvalidArgument('tidy: expected a function');
+    const scope = [];
+    this.scopes.push(scope);
+    let result;
+    try {
+      result = fn();
+    } finally {
+      this.scopes.pop();
+      const kept = new Set();
+      collectTensors(result, kept);
+      const parent = this.scopes[this.scopes.length - 1];
+      for (const tensor of scope) {
+        if (tensor.isDisposed) continue;
+        if (kept.has(tensor) || tensor.kept) {
+          if (parent && !tensor.kept) parent.push(tensor);
+        } else {
+          tensor.dispose();
+        }
+      }
+    }
+    return result;
+  }
+}
+
+function collectTensors(value, into) {
+  if (value instanceof Tensor) into.add(value);
+  else if (Array.isArray(value)) for (const v of value) collectTensors(v, into);
+  else if (value && typeof value === 'object' && value.constructor === Object)
+    for (const v of Object.values(value)) collectTensors(v, into);
+}
+
+/** A tensor: shape, dtype and a handle to its values in the WASM core. */
+export class Tensor {
+  constructor(engine, id, meta) {
+    this.engine = engine;
+    this.id = id;
+    /** The dims, e.g. [2, 3]. */
+    this.shape = meta.shape;
+    /** 'float32', 'int32' or 'bool'. */
+    this.dtype = meta.dtype;
+    /** True while a tl.function traces: the tensor stands for a graph value and has no data. */
+    this.symbolic = meta.symbolic;
+    this.isDisposed = false;
+    this.kept = false;
+  }
+
+  get rank() { return this.shape.length; }
+  get size() { return this.shape.reduce((a, b) => a * b, 1); }
+
+  checkAlive(what) {
+    if (this.isDisposed) throw new InvalidArgument(`${what}: the tensor was disposed`);
+  }
+
+  /** The values as a typed array copy (Float32Array, Int32Array or Uint8Array for bool). */
+  dataSync() {
+    this.checkAlive('dataSync');
+    return guard(() => this.engine.core.tensorValues(this.id));
+  }
+  /** The values, as a promise (the work is synchronous; TF.js' asynchronous spelling). */
+  async data() { return this.dataSync(); }
+  /** The values as nested arrays. */
+  arraySync() {
+    const flat = Array.from(this.dataSync(), (v) => (this.dtype === 'bool' ? v !== 0 : v));
+    const nest = (offset, dims) => {
+      if (dims.length === 0) return flat[offset];
+      const stride = dims.slice(1).reduce((a, b) => a * b, 1);
+      return Array.from({ length: dims[0] }, (_, i) => nest(offset + i * stride, dims.slice(1)));
+    };
+    return nest(0, this.shape);
+  }
+  async array() { return this.arraySync(); }
+  /** TensorFlow's printed form: tl.Tensor(shape=(2, 2), dtype=float32, values=[[1. 2.] [3. 4.]]). */
+  toString() {
+    this.checkAlive('toString');
+    return guard(() => this.engine.core.tensorStr(this.id));
+  }
+  print() { console.log(this.toString()); }
+  /** Releases the values (idempotent). */
+  dispose() {
+    if (this.isDisposed) return;
+    this.engine.core.tensorDispose(this.id);
+    this.engine.forget(this);
+  }
+}

@@ -1,0 +1,332 @@
+// Tensors, ops, variables and gradient tapes for JavaScript, by handle: data is copied in and out as typed
+// arrays (never views into WASM memory, which may move), ops run through the one funnel, errors become JS
+// Errors named after the C++ class.
+#include <emscripten/bind.h>
+
+#include <string>
+#include <vector>
+
+#include "adapters.h"
+#include "handles.h"
+
+namespace tl::wasm {
+
+HandleTable<Tensor>& tensors() {
+  static HandleTable<Tensor> table("tensor");
+  return table;
+}
+HandleTable<Variable>& variables() {
+  static HandleTable<Variable> table("variable");
+  return table;
+}
+HandleTable<std::unique_ptr<GradientTape>>& tapes() {
+  static HandleTable<std::unique_ptr<GradientTape>> table("GradientTape");
+  return table;
+}
+
+void rethrow_as(const std::string& kind, const std::string& message) {
+  if (kind == "ShapeError") throw ShapeError(message);
+  if (kind == "DTypeError") throw DTypeError(message);
+  if (kind == "OutOfMemory") throw OutOfMemory(message);
+  if (kind == "OperatorNotAllowedInGraphError") throw OperatorNotAllowedInGraph(message);
+  throw InvalidArgument(message);
+}
+
+Ints to_ints(const val& array, const std::string& what) {
+  TL_CHECK(is_array(array), InvalidArgument, what, " must be an array of integers");
+  Ints out;
+  for (unsigned i = 0, n = length_of(array); i < n; ++i) {
+    val item = array[i];
+    TL_CHECK(item.typeOf().as<std::string>() == "number" && is_integer(item), InvalidArgument, what,
+             " must hold integers, item ", i, " is not one");
+    out.push_back(static_cast<std::int64_t>(item.as<double>()));
+  }
+  return out;
+}
+
+val dims_to_js(const Shape& shape) {
+  val out = val::array();
+  for (auto d : shape.dims()) out.call<void>("push", val(static_cast<double>(d)));
+  return out;
+}
+
+namespace {
+
+Tensor make_tensor(const val& values, const val& shape_js, const std::string& dtype_text) {
+  DType dtype = dtype_from_name(dtype_text);
+  Ints dims = to_ints(shape_js, "tensor: shape");
+  for (auto d : dims) TL_CHECK(d >= 0, InvalidArgument, "tensor: shape has a negative dim ", d);
+  Shape shape(dims);
+  TL_CHECK(!values.isUndefined() && !values.isNull() && !values["length"].isUndefined(), InvalidArgument,
+           "tensor: values must be an array or a typed array");
+  switch (dtype) {
+    case DType::float32: return constant(emscripten::convertJSArrayToNumberVector<float>(values), shape);
+    case DType::int32: return constant(emscripten::convertJSArrayToNumberVector<std::int32_t>(values), shape);
+    case DType::bool_: break;
+  }
+  auto bytes = emscripten::convertJSArrayToNumberVector<int>(values);
+  return constant(std::vector<bool>(bytes.begin(), bytes.end()), shape);
+}
+
+val values_of(const Tensor& t) {
+  TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, "dataSync: a symbolic tensor ", meta_str(t.meta()),
+           " has no values while its function is being traced; return it from the function, or use tl.print");
+  auto n = static_cast<std::size_t>(t.num_elements());
+  switch (t.dtype()) {  // new TypedArray(view) copies out of WASM memory, which may move later
+    case DType::float32: return val::global("Float32Array").new_(emscripten::typed_memory_view(n, t.data<float>()));
+    case DType::int32:
+      return val::global("Int32Array").new_(emscripten::typed_memory_view(n, t.data<std::int32_t>()));
+    case DType::bool_: break;
+  }
+  return val::global("Uint8Array").new_(
+      emscripten::typed_memory_view(n, reinterpret_cast<const std::uint8_t*>(t.data<bool>())));
+}
+
+AttrValue to_attr(const OpDef& op, const AttrSpec& spec, const val& v) {
+  std::string type = v.typeOf().as<std::string>();
+  auto expect = [&](bool ok) {
+    TL_CHECK(ok, InvalidArgument, op.name(), ": attribute '", spec.name, "' must be of type ",
+             attr_type_name(spec.type_index), ", got a JavaScript ", type);
+  };
+  switch (spec.type_index) {
+    case 0: expect(type == "boolean"); return v.as<bool>();
+    case 1: expect(type == "number" && is_integer(v)); return static_cast<std::int64_t>(v.as<double>());
+    case 2: expect(type == "number"); return v.as<double>();
+    case 3: expect(type == "string"); return v.as<std::string>();
+    case 4: return to_ints(v, op.name() + ": attribute '" + spec.name + "'");
+    default: expect(type == "string"); return dtype_from_name(v.as<std::string>());
+  }
+}
+
+Attrs to_attrs(const OpDef& op, const val& js) {
+  Attrs attrs;
+  if (js.isUndefined() || js.isNull()) return attrs;
+  TL_CHECK(js.typeOf().as<std::string>() == "object", InvalidArgument, op.name(), ": attributes must be an object");
+  val entries = val::global("Object").call<val>("entries", js);
+  for (unsigned i = 0, n = length_of(entries); i < n; ++i) {
+    auto name = entries[i][0].as<std::string>();
+    const AttrSpec* spec = nullptr;
+    for (const auto& candidate : op.attr_specs())
+      if (candidate.name == name) spec = &candidate;
+    TL_CHECK(spec != nullptr, InvalidArgument, op.name(), ": unknown attribute '", name, "'");
+    attrs.set(name, to_attr(op, *spec, entries[i][1]));
+  }
+  return attrs;
+}
+
+/// Runs op `name` on tensors; returns its outputs.
+std::vector<Tensor> run(const std::string& name, std::vector<Tensor> inputs, const val& attrs) {
+  const OpDef& op = OpRegistry::global().get(name);
+  std::vector<Tensor> outputs(static_cast<std::size_t>(op.num_outputs()));
+  execute(op, inputs, to_attrs(op, attrs), outputs);
+  return outputs;
+}
+
+val handles_of(const std::vector<Tensor>& list) {
+  val out = val::array();
+  for (const Tensor& t : list) out.call<void>("push", val(tensors().add(t)));
+  return out;
+}
+
+std::vector<Tensor> tensors_of(const val& ids, const std::string& what) {
+  TL_CHECK(is_array(ids), InvalidArgument, what, ": expected an array of tensors");
+  std::vector<Tensor> out;
+  for (unsigned i = 0, n = length_of(ids); i < n; ++i) {
+    TL_CHECK(ids[i].typeOf().as<std::string>() == "number", InvalidArgument, what, ": item ", i,
+             " is not a tensor");
+    out.push_back(tensors().get(ids[i].as<double>()));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string version() { return tl::version; }
+
+val op_names() {
+  val out = val::array();
+  for (const OpDef* op : OpRegistry::global().all()) out.call<void>("push", val(op->name()));
+  return out;
+}
+
+val op_info(const std::string& name) {
+  return guarded([&] {
+    const OpDef& op = OpRegistry::global().get(name);
+    val attrs = val::array();
+    for (const auto& spec : op.attr_specs()) {
+      val a = val::object();
+      a.set("name", spec.name);
+      a.set("type", std::string(attr_type_name(spec.type_index)));
+      a.set("required", spec.required);
+      attrs.call<void>("push", a);
+    }
+    val info = val::object();
+    info.set("name", op.name());
+    info.set("doc", op.doc());
+    info.set("inputs", op.num_inputs());
+    info.set("minInputs", op.min_inputs());
+    info.set("outputs", op.num_outputs());
+    info.set("attrs", attrs);
+    info.set("differentiable", !op.has(trait::not_differentiable));
+    return info;
+  });
+}
+
+val run_op(const std::string& name, const val& inputs, const val& attrs) {
+  return guarded([&] {
+    TL_CHECK(is_array(inputs), InvalidArgument, name, ": inputs must be an array of tensors");
+    std::vector<Tensor> in;
+    for (unsigned i = 0, n = length_of(inputs); i < n; ++i) {
+      val item = inputs[i];
+      TL_CHECK(item.typeOf().as<std::string>() == "object" && !item.isNull(), InvalidArgument, "input ", i,
+               " must be an object {dtype, shape, values}");
+      val dtype = item["dtype"];
+      in.push_back(make_tensor(item["values"], item["shape"], dtype.isUndefined() ? "float32" : dtype.as<std::string>()));
+    }
+    std::vector<Tensor> out = run(name, std::move(in), attrs);
+    auto plain = [](const Tensor& t) {
+      val o = val::object();
+      o.set("dtype", std::string(dtype_name(t.dtype())));
+      o.set("shape", dims_to_js(t.shape()));
+      o.set("values", values_of(t));
+      return o;
+    };
+    if (out.size() == 1) return plain(out[0]);
+    val list = val::array();
+    for (const auto& t : out) list.call<void>("push", plain(t));
+    return list;
+  });
+}
+
+val tensor_new(const val& values, const val& shape, const std::string& dtype) {
+  return guarded([&] { return val(tensors().add(make_tensor(values, shape, dtype))); });
+}
+
+val tensor_meta(double id) {
+  return guarded([&] {
+    const Tensor& t = tensors().get(id);
+    val meta = val::object();
+    meta.set("shape", dims_to_js(t.shape()));
+    meta.set("dtype", std::string(dtype_name(t.dtype())));
+    meta.set("symbolic", t.is_symbolic());
+    return meta;
+  });
+}
+
+val tensor_values(double id) {
+  return guarded([&] { return values_of(tensors().get(id)); });
+}
+
+val tensor_str(double id) {
+  return guarded([&] { return val(tensors().get(id).str()); });
+}
+
+bool tensor_dispose(double id) { return tensors().remove(id); }
+
+val memory() {
+  val out = val::object();
+  std::size_t bytes = 0;
+  for (const auto& [id, t] : tensors().items())
+    if (t.defined() && !t.is_symbolic()) bytes += static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
+  out.set("numTensors", static_cast<double>(tensors().size()));
+  out.set("numBytes", static_cast<double>(bytes));
+  out.set("numVariables", static_cast<double>(variables().size()));
+  out.set("numTapes", static_cast<double>(tapes().size()));
+  out.set("wasmHeapBytes", static_cast<double>(experiments::heap_bytes()));
+  return out;
+}
+
+val op_call(const std::string& name, const val& inputs, const val& attrs) {
+  return guarded([&] { return handles_of(run(name, tensors_of(inputs, name), attrs)); });
+}
+
+// ---- variables ----
+
+val variable_new(double tensor, const std::string& name, bool trainable) {
+  return guarded([&] { return val(variables().add(Variable(tensors().get(tensor), name, trainable))); });
+}
+
+val variable_read(double id) {
+  return guarded([&] { return val(tensors().add(variables().get(id).read())); });
+}
+
+val variable_assign(double id, double tensor, const std::string& how) {
+  return guarded([&] {
+    Variable& v = variables().get(id);
+    const Tensor& t = tensors().get(tensor);
+    if (how == "add") v.assign_add(t);
+    else if (how == "sub") v.assign_sub(t);
+    else v.assign(t);
+    return val::undefined();
+  });
+}
+
+val variable_info(double id) {
+  return guarded([&] {
+    const Variable& v = variables().get(id);
+    val info = val::object();
+    info.set("name", v.name());
+    info.set("shape", dims_to_js(v.shape()));
+    info.set("dtype", std::string(dtype_name(v.dtype())));
+    info.set("trainable", v.trainable());
+    return info;
+  });
+}
+
+bool variable_dispose(double id) { return variables().remove(id); }
+
+// ---- gradient tapes ----
+
+val tape_new(bool persistent, bool watch_accessed_variables) {
+  return guarded([&] { return val(tapes().add(std::make_unique<GradientTape>(persistent, watch_accessed_variables))); });
+}
+
+val tape_watch(double tape, const val& sources) {
+  return guarded([&] {
+    GradientTape& t = *tapes().get(tape);
+    for (unsigned i = 0, n = length_of(sources); i < n; ++i) {
+      val s = sources[i];
+      if (s["kind"].as<std::string>() == "variable") t.watch(variables().get(s["id"].as<double>()));
+      else t.watch(tensors().get(s["id"].as<double>()));
+    }
+    return val::undefined();
+  });
+}
+
+val tape_stop(double tape) {
+  return guarded([&] {
+    tapes().get(tape)->stop_recording();
+    return val::undefined();
+  });
+}
+
+/// d target / d sources; sources are [{kind: 'tensor' | 'variable', id}]; missing gradients are null.
+val tape_gradient(double tape, double target, const val& sources, bool zero_unconnected) {
+  return guarded([&] {
+    GradientTape& t = *tapes().get(tape);
+    const Tensor& y = tensors().get(target);
+    auto unconnected = zero_unconnected ? UnconnectedGradients::zero : UnconnectedGradients::none;
+    std::vector<Tensor> grads;
+    unsigned n = length_of(sources), variable_count = 0;
+    for (unsigned i = 0; i < n; ++i) variable_count += sources[i]["kind"].as<std::string>() == "variable" ? 1 : 0;
+    TL_CHECK(variable_count == 0 || variable_count == n, InvalidArgument,
+             "GradientTape.gradient: pass either tensors or variables as sources, not both (got ", variable_count,
+             " variables among ", n, " sources)");
+    if (variable_count > 0) {
+      std::vector<Variable> vars;
+      for (unsigned i = 0; i < n; ++i) vars.push_back(variables().get(sources[i]["id"].as<double>()));
+      grads = t.gradient(y, vars, unconnected);
+    } else {
+      std::vector<Tensor> xs;
+      for (unsigned i = 0; i < n; ++i) xs.push_back(tensors().get(sources[i]["id"].as<double>()));
+      grads = t.gradient(y, xs, unconnected);
+    }
+    val out = val::array();
+    for (const Tensor& g : grads) out.call<void>("push", g.defined() ? val(tensors().add(g)) : val::null());
+    return out;
+  });
+}
+
+bool tape_dispose(double tape) { return tapes().remove(tape); }
+
+}  // namespace tl::wasm
