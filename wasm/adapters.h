@@ -27,6 +27,8 @@ val tensor_meta(double id);
 val tensor_values(double id);
 val tensor_str(double id);
 bool tensor_dispose(double id);
+/// A second handle to the same tensor (no copy).
+val tensor_retain(double id);
 val memory();
 
 // ---- variables and tapes (tensor_api.cpp) ----
@@ -39,6 +41,7 @@ val tape_new(bool persistent, bool watch_accessed_variables);
 val tape_watch(double tape, const val& sources);
 val tape_stop(double tape);
 val tape_gradient(double tape, double target, const val& sources, bool zero_unconnected);
+val tape_watched(double tape);
 bool tape_dispose(double tape);
 
 // ---- tl.function over JS callbacks (function_api.cpp) ----
@@ -49,6 +52,36 @@ val function_info(double id);
 val function_graphs(double id);
 val function_clear_calls(double id);
 bool function_dispose(double id);
+
+// ---- layers, losses, optimizers, metrics, checkpoints (nn_api.cpp) ----
+val layer_new(const val& config);
+val layer_call(double id, double x, bool training);
+val layer_info(double id);
+bool layer_dispose(double id);
+val loss_call(const std::string& name, double y_true, double y_pred, bool from_logits);
+val optimizer_new(const val& config);
+val optimizer_apply(double id, const val& grads, const val& vars);
+val optimizer_variables(double id);
+bool optimizer_dispose(double id);
+val metric_new(const std::string& type, const val& config);
+val metric_update(double id, const val& inputs);
+val metric_result(double id);
+val metric_reset(double id);
+bool metric_dispose(double id);
+val checkpoint_save(const val& vars);
+val checkpoint_restore(const val& vars, const val& bytes);
+
+// ---- tl.data (data_api.cpp) ----
+val dataset_from_slices(const val& components);
+val dataset_from_generator(const val& start_pass, const val& signature);
+val dataset_range(double start, double stop, double step);
+val dataset_transform(double id, const std::string& kind, const val& args);
+val dataset_info(double id);
+val dataset_for_each(double id, const val& body);
+bool dataset_dispose(double id);
+val iterator_new(double dataset);
+val iterator_next(double id);
+bool iterator_dispose(double id);
 
 // ---- the ragged experiment and the log sink (experiment_api.cpp) ----
 val ragged_run(const val& config, const val& progress, double every, bool include_graphs);

@@ -15,6 +15,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("tensorValues", &tensor_values);
   emscripten::function("tensorStr", &tensor_str);
   emscripten::function("tensorDispose", &tensor_dispose);
+  emscripten::function("tensorRetain", &tensor_retain);
   emscripten::function("memory", &memory);
   emscripten::function("variableNew", &variable_new);
   emscripten::function("variableRead", &variable_read);
@@ -25,6 +26,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("tapeWatch", &tape_watch);
   emscripten::function("tapeStop", &tape_stop);
   emscripten::function("tapeGradient", &tape_gradient);
+  emscripten::function("tapeWatched", &tape_watched);
   emscripten::function("tapeDispose", &tape_dispose);
   emscripten::function("functionNew", &function_new);
   emscripten::function("functionCall", &function_call);
@@ -33,6 +35,32 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionGraphs", &function_graphs);
   emscripten::function("functionClearCalls", &function_clear_calls);
   emscripten::function("functionDispose", &function_dispose);
+  emscripten::function("layerNew", &layer_new);
+  emscripten::function("layerCall", &layer_call);
+  emscripten::function("layerInfo", &layer_info);
+  emscripten::function("layerDispose", &layer_dispose);
+  emscripten::function("lossCall", &loss_call);
+  emscripten::function("optimizerNew", &optimizer_new);
+  emscripten::function("optimizerApply", &optimizer_apply);
+  emscripten::function("optimizerVariables", &optimizer_variables);
+  emscripten::function("optimizerDispose", &optimizer_dispose);
+  emscripten::function("metricNew", &metric_new);
+  emscripten::function("metricUpdate", &metric_update);
+  emscripten::function("metricResult", &metric_result);
+  emscripten::function("metricReset", &metric_reset);
+  emscripten::function("metricDispose", &metric_dispose);
+  emscripten::function("checkpointSave", &checkpoint_save);
+  emscripten::function("checkpointRestore", &checkpoint_restore);
+  emscripten::function("datasetFromSlices", &dataset_from_slices);
+  emscripten::function("datasetFromGenerator", &dataset_from_generator);
+  emscripten::function("datasetRange", &dataset_range);
+  emscripten::function("datasetTransform", &dataset_transform);
+  emscripten::function("datasetInfo", &dataset_info);
+  emscripten::function("datasetForEach", &dataset_for_each);
+  emscripten::function("datasetDispose", &dataset_dispose);
+  emscripten::function("iteratorNew", &iterator_new);
+  emscripten::function("iteratorNext", &iterator_next);
+  emscripten::function("iteratorDispose", &iterator_dispose);
   emscripten::function("raggedRun", &ragged_run);
   emscripten::function("setLogSink", &set_log_sink);
 }

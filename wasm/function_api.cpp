@@ -69,31 +69,6 @@ detail::CallArgs to_call(const val& args, const std::string& name) {
   return call;
 }
 
-/// Runs the JS callback on symbolic inputs; returns its outputs. Every handle the trace made is released.
-std::vector<Tensor> trace_through_js(const val& trampoline, const std::vector<Tensor>& symbolic) {
-  val ids = val::array();
-  std::vector<double> made;
-  for (const Tensor& t : symbolic) {
-    double id = tensors().add(t);
-    made.push_back(id);
-    ids.call<void>("push", val(id));
-  }
-  val result = trampoline(ids);
-  std::vector<Tensor> outputs;
-  std::string error_kind, error_message;
-  if (!result["error"].isUndefined()) {
-    error_kind = result["error"]["name"].as<std::string>();
-    error_message = result["error"]["message"].as<std::string>();
-  } else {
-    val out = result["outputs"];
-    for (unsigned i = 0, n = length_of(out); i < n; ++i) outputs.push_back(tensors().get(out[i].as<double>()));
-    for (unsigned i = 0, n = length_of(out); i < n; ++i) tensors().remove(out[i].as<double>());
-  }
-  for (double id : made) tensors().remove(id);
-  if (!error_kind.empty()) rethrow_as(error_kind, error_message);
-  return outputs;
-}
-
 val record_to_js(const CallRecord& r) {
   val o = val::object();
   o.set("index", static_cast<double>(r.index));
@@ -124,7 +99,7 @@ val function_call(double id, const val& args) {
     const std::string& name = f.core->options().name;
     val trampoline = f.trampoline;
     std::vector<Tensor> outputs = f.core->call(to_call(args, name), [trampoline](const std::vector<Tensor>& symbolic) {
-      return trace_through_js(trampoline, symbolic);
+      return call_js(trampoline, symbolic);
     });
     val out = val::array();
     for (const Tensor& t : outputs) out.call<void>("push", val(tensors().add(t)));
@@ -138,7 +113,7 @@ val function_concrete(double id, const val& args) {
     val trampoline = f.trampoline;
     ConcreteFunction& c = f.core->concrete(to_call(args, f.core->options().name),
                                            [trampoline](const std::vector<Tensor>& symbolic) {
-                                             return trace_through_js(trampoline, symbolic);
+                                             return call_js(trampoline, symbolic);
                                            });
     auto all = f.core->concrete_functions();
     for (std::size_t i = 0; i < all.size(); ++i)

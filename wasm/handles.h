@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include <emscripten/val.h>
 
 #include "tracelab/tracelab.h"
 
@@ -31,6 +35,11 @@ class HandleTable {
              " is not alive (disposed, or created by another module instance)");
     return it->second;
   }
+  /// The object behind `id`, or nullptr.
+  T* find(double id) {
+    auto it = items_.find(static_cast<std::uint64_t>(id));
+    return it == items_.end() ? nullptr : &it->second;
+  }
   /// Forgets `id`; true when it was alive (disposing twice is harmless, as in TF.js).
   bool remove(double id) { return items_.erase(static_cast<std::uint64_t>(id)) > 0; }
   std::size_t size() const noexcept { return items_.size(); }
@@ -46,6 +55,12 @@ class HandleTable {
 HandleTable<Tensor>& tensors();
 /// Live variables.
 HandleTable<Variable>& variables();
+/// The handle of a core Variable: the same handle every time it is asked for, while that handle is alive.
+double variable_handle(const Variable& variable);
+/// Calls a JS trampoline with handles of `inputs`; it answers {outputs: [handles]} or {error: {name, message}}.
+/// Every handle made for the call is released (the outputs after they are read); a JS error is rethrown as the
+/// matching tl::Error, so C++ unwinds normally (a trace in progress ends cleanly).
+std::vector<Tensor> call_js(const emscripten::val& callback, const std::vector<Tensor>& inputs);
 /// Open gradient tapes.
 HandleTable<std::unique_ptr<GradientTape>>& tapes();
 

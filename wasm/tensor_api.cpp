@@ -19,9 +19,43 @@ HandleTable<Variable>& variables() {
   static HandleTable<Variable> table("variable");
   return table;
 }
+double variable_handle(const Variable& v) {
+  static std::map<const detail::VariableState*, double> known;
+  auto it = known.find(v.state().get());
+  if (it != known.end())
+    if (const Variable* existing = variables().find(it->second); existing != nullptr && *existing == v) return it->second;
+  double id = variables().add(v);
+  known[v.state().get()] = id;
+  return id;
+}
+
 HandleTable<std::unique_ptr<GradientTape>>& tapes() {
   static HandleTable<std::unique_ptr<GradientTape>> table("GradientTape");
   return table;
+}
+
+std::vector<Tensor> call_js(const val& callback, const std::vector<Tensor>& inputs) {
+  val ids = val::array();
+  std::vector<double> made;
+  for (const Tensor& t : inputs) {
+    double id = tensors().add(t);
+    made.push_back(id);
+    ids.call<void>("push", val(id));
+  }
+  val result = callback(ids);
+  std::vector<Tensor> outputs;
+  std::string error_kind, error_message;
+  if (!result["error"].isUndefined()) {
+    error_kind = result["error"]["name"].as<std::string>();
+    error_message = result["error"]["message"].as<std::string>();
+  } else {
+    val out = result["outputs"];
+    for (unsigned i = 0, n = length_of(out); i < n; ++i) outputs.push_back(tensors().get(out[i].as<double>()));
+    for (unsigned i = 0, n = length_of(out); i < n; ++i) tensors().remove(out[i].as<double>());
+  }
+  for (double id : made) tensors().remove(id);
+  if (!error_kind.empty()) rethrow_as(error_kind, error_message);
+  return outputs;
 }
 
 void rethrow_as(const std::string& kind, const std::string& message) {
@@ -223,6 +257,10 @@ val tensor_str(double id) {
 
 bool tensor_dispose(double id) { return tensors().remove(id); }
 
+val tensor_retain(double id) {
+  return guarded([&] { return val(tensors().add(tensors().get(id))); });
+}
+
 val memory() {
   val out = val::object();
   std::size_t bytes = 0;
@@ -243,7 +281,7 @@ val op_call(const std::string& name, const val& inputs, const val& attrs) {
 // ---- variables ----
 
 val variable_new(double tensor, const std::string& name, bool trainable) {
-  return guarded([&] { return val(variables().add(Variable(tensors().get(tensor), name, trainable))); });
+  return guarded([&] { return val(variable_handle(Variable(tensors().get(tensor), name, trainable))); });
 }
 
 val variable_read(double id) {
@@ -323,6 +361,14 @@ val tape_gradient(double tape, double target, const val& sources, bool zero_unco
     }
     val out = val::array();
     for (const Tensor& g : grads) out.call<void>("push", g.defined() ? val(tensors().add(g)) : val::null());
+    return out;
+  });
+}
+
+val tape_watched(double tape) {
+  return guarded([&] {
+    val out = val::array();
+    for (const Variable& v : tapes().get(tape)->watched_variables()) out.call<void>("push", val(variable_handle(v)));
     return out;
   });
 }

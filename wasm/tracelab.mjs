@@ -8,9 +8,11 @@
 // Browsers and workers import the ES-module build; Node loads the CommonJS build and is handed the .wasm
 // bytes read with fs, because Emscripten 3.1.6 would otherwise try to fetch() a file path under Node 20.
 import { makeAutodiff } from './js/autodiff.mjs';
+import { makeData } from './js/data.mjs';
 import * as errors from './js/errors.mjs';
 import { makeExperiments } from './js/experiment.mjs';
 import { makeFunction } from './js/function.mjs';
+import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { Engine, Tensor } from './js/tensor.mjs';
 
@@ -40,6 +42,7 @@ export async function loadTracelab() {
   const { api: ops, toTensor } = makeOps(engine, creation.tensor, autodiff.isVariable);
   toTensorRef = toTensor;
   const traced = makeFunction(engine, autodiff.isVariable);
+  const nn = makeNN(engine, toTensor, autodiff.fromHandle, autodiff.api.GradientTape);
   let logHandler = null;
   const tl = {
     /** The core's version, e.g. "0.1.0". */
@@ -54,6 +57,7 @@ export async function loadTracelab() {
     ...ops,
     ...autodiff.api,
     ...traced,
+    ...nn,
     ...errors,
     Tensor,
     /** Runs fn and disposes every tensor it created except what it returns (or keep()s). */
@@ -82,6 +86,7 @@ export async function loadTracelab() {
       core.setLogSink(handler ? (level, text) => { try { logHandler(level, text); } catch { /* ignored */ } } : null);
     },
     experiments: makeExperiments(core),
+    data: makeData(engine, toTensor),
   };
   return tl;
 }

@@ -9,10 +9,14 @@ export function makeAutodiff(engine, toTensor) {
 
   /** A mutable tensor with a name (tf.Variable). Read it with read(); ops accept it directly. */
   class Variable {
-    constructor(initial, trainable = true, name = 'Variable') {
-      const value = toTensor(initial, undefined, 'variable');
-      this.id = guard(() => core.variableNew(value.id, name, trainable));
-      if (value !== initial) value.dispose();
+    constructor(initial, trainable = true, name = 'Variable', handle = undefined) {
+      if (handle === undefined) {
+        const value = toTensor(initial, undefined, 'variable');
+        this.id = guard(() => core.variableNew(value.id, name, trainable));
+        if (value !== initial) value.dispose();
+      } else {
+        this.id = handle;
+      }
       const info = core.variableInfo(this.id);
       this.name = info.name;
       this.shape = info.shape;
@@ -73,7 +77,14 @@ export function makeAutodiff(engine, toTensor) {
       const grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
       return Array.isArray(sources) ? grads : grads[0];
     }
+    /** The variables this tape watched (read while recording), in first-read order. */
+    watchedVariables() { return guard(() => core.tapeWatched(this.id)).map(fromHandle); }
     dispose() { core.tapeDispose(this.id); }
+  }
+
+  /** The JS Variable for a core variable handle (one object per handle). */
+  function fromHandle(id) {
+    return variablesById.get(id) ?? new Variable(undefined, undefined, undefined, id);
   }
 
   /** Runs fn under a tape and disposes the tape afterwards. */
@@ -111,5 +122,5 @@ export function makeAutodiff(engine, toTensor) {
       return { value, grads };
     }),
   };
-  return { api, isVariable: (v) => v instanceof Variable };
+  return { api, isVariable: (v) => v instanceof Variable, fromHandle };
 }

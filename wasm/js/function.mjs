@@ -2,7 +2,7 @@
 // trace key by shape and dtype, JS numbers, booleans and strings by value, variables by identity — TF's rules.
 // On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
 // then, tl.print every call); later calls with a matching key only run the graph.
-import { guard, InvalidArgument, translate } from './errors.mjs';
+import { guard, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
@@ -38,34 +38,17 @@ export function makeFunction(engine, isVariable) {
     let currentArgs = null;   // the JS arguments of the call being traced
     let structure = 'single'; // what fn returned when last traced: 'single' | 'array' | 'none'
 
-    const trampoline = (symbolicIds) => {
-      const symbolic = symbolicIds.map((id) => engine.wrap(id));
+    // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
+    const trampoline = engine.trampoline(fn, name, (symbolic) => {
       let next = 0;
-      const args = currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
-      const scope = [];
-      engine.scopes.push(scope);
-      let outputs = [];
-      try {
-        const result = fn(...args);
-        outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
-        structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
-        for (const [i, out] of outputs.entries())
-          if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
-        return { outputs: outputs.map((t) => t.id) };
-      } catch (error) {
-        outputs = [];
-        const e = translate(error);
-        return { error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } };
-      } finally {
-        engine.scopes.pop();
-        // Nothing made while tracing outlives the trace: the core releases the inputs and the outputs (after it
-        // has read them), the rest is disposed here.
-        const released = new Set([...symbolic, ...outputs]);
-        for (const t of scope) if (!released.has(t)) t.dispose();
-        for (const t of released) engine.forget(t);
-      }
+      return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
+    });
+    const traceAndRemember = (ids) => {
+      const answer = trampoline(ids);
+      if (answer.outputs) structure = engine.lastStructure;
+      return answer;
     };
-    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, traceAndRemember));
 
     const call = (...args) => {
       currentArgs = args;

@@ -2,7 +2,7 @@
 // copied out on request. tidy() disposes what a function created (except what it returns or keep()s); a
 // FinalizationRegistry releases handles of tensors that were garbage-collected without dispose() — a safety
 // net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
-import { guard, InvalidArgument } from './errors.mjs';
+import { guard, InvalidArgument, translate } from './errors.mjs';
 
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
@@ -32,6 +32,37 @@ export class Engine {
     tensor.isDisposed = true;
     this.live -= 1;
     this.registry.unregister(tensor);
+  }
+
+  /**
+   * A trampoline for the core: (ids) => {outputs: [ids]} | {error}. `fn` gets the tensors for `ids` as separate
+   * arguments (through `makeArgs` when given) and returns a tensor, an array of tensors or nothing. Tensors
+   * made during the call are disposed afterwards; the core releases the inputs and the returned outputs.
+   */
+  trampoline(fn, name, makeArgs = (tensors) => tensors) {
+    return (ids) => {
+      const inputs = ids.map((id) => this.wrap(id));
+      const scope = [];
+      this.scopes.push(scope);
+      let outputs = [];
+      try {
+        const result = fn(...makeArgs(inputs));
+        outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
+        for (const [i, out] of outputs.entries())
+          if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
+        this.lastStructure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
+        return { outputs: outputs.map((t) => t.id) };
+      } catch (error) {
+        outputs = [];
+        const e = translate(error);
+        return { error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } };
+      } finally {
+        this.scopes.pop();
+        const released = new Set([...inputs, ...outputs]);
+        for (const t of scope) if (!released.has(t)) t.dispose();
+        for (const t of released) this.forget(t);
+      }
+    };
   }
 
   tidy(fn) {

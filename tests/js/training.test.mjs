@@ -1,0 +1,130 @@
+// Training from JavaScript with the core's Keras-style stack: layers and models, losses, optimizers (eager and
+// inside tl.function), metrics, checkpoints to bytes, summaries, and tl.data pipelines (also as one graph node).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
+const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
+const tl = await loadTracelab();
+
+test('layers: XOR with Dense layers, Adam inside tl.function, accuracy 1; summary, params, checkpoint round trip', () => {
+  const model = tl.sequential({ layers: [tl.layers.dense({ units: 8, activation: 'tanh', seed: 11 }), tl.layers.dense({ units: 1, seed: 12 })] });
+  const x = tl.tensor([[0, 0], [0, 1], [1, 0], [1, 1]]);
+  const y = tl.tensor([[0], [1], [1], [0]]);
+  const optimizer = tl.train.adam(0.05);
+  const step = tl.function((a, b) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.losses.binaryCrossentropy(b, model.apply(a, { training: true }), { fromLogits: true });
+    const vars = model.trainableWeights;
+    const grads = tape.gradient(loss, vars);
+    tape.dispose();
+    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
+    return loss;
+  }, { name: 'xor_step' });
+  let loss = 1;
+  for (let i = 0; i < 300; ++i) loss = tl.tidy(() => step(x, y).dataSync()[0]);
+  assert.ok(loss < 0.05, `loss ${loss}`);
+  assert.equal(step.tracingCount, 1);
+  assert.equal(model.countParams(), 33);
+  assert.match(model.summary(), /Total params: 33/);
+  const accuracy = tl.metrics.binaryAccuracy({ threshold: 0 });
+  tl.tidy(() => accuracy.updateState(y, model.apply(x)));
+  assert.equal(tl.tidy(() => accuracy.result().dataSync()[0]), 1);
+
+  const bytes = tl.checkpoint.save(model.variables);
+  assert.ok(bytes instanceof Uint8Array && bytes.length > 100);
+  const kernel = model.variables[0];
+  const saved = tl.tidy(() => kernel.read().arraySync());
+  tl.tidy(() => kernel.assign(tl.zerosLike(kernel.read())));
+  tl.checkpoint.restore(model.variables, bytes.buffer);
+  assert.deepEqual(tl.tidy(() => kernel.read().arraySync()), saved);
+  const corrupt = bytes.slice();
+  corrupt[corrupt.length - 3] ^= 0xff;
+  assert.throws(() => tl.checkpoint.restore(model.variables, corrupt), { name: 'InvalidArgument' });
+  assert.deepEqual(tl.tidy(() => kernel.read().arraySync()), saved);  // untouched by the failed restore
+  tl.dispose([x, y]);
+});
+
+test('optimizers: minimize, sgd / momentum / rmsprop, losses by name, metrics, summaries', () => {
+  const w = tl.variable(tl.tensor([1, -2]), true, 'w_min');
+  const sgd = tl.train.sgd(0.1);
+  const before = tl.tidy(() => tl.sum(tl.square(w.read())).dataSync()[0]);
+  for (let i = 0; i < 20; ++i) tl.tidy(() => sgd.minimize(() => tl.sum(tl.square(w.read())), false, [w]));
+  const after = tl.tidy(() => tl.sum(tl.square(w.read())).dataSync()[0]);
+  assert.ok(after < before * 0.05, `${before} -> ${after}`);
+  for (const optimizer of [tl.train.momentum(0.1, 0.9), tl.train.rmsprop(0.01)]) {
+    const cost = tl.tidy(() => optimizer.minimize(() => tl.sum(tl.square(w.read())), true, [w]).dataSync()[0]);
+    assert.ok(Number.isFinite(cost));
+    assert.ok(optimizer.getWeights().length >= 1);
+  }
+  tl.tidy(() => {
+    assert.equal(tl.losses.meanSquaredError(tl.tensor([[1], [2]]), tl.tensor([[1], [4]])).dataSync()[0], 2);
+    assert.ok(tl.losses.sparseCategoricalCrossentropy(tl.tensor([1], [1], 'int32'), tl.tensor([[0, 10]]), { fromLogits: true }).dataSync()[0] < 1e-3);
+  });
+  const mean = tl.metrics.mean();
+  tl.tidy(() => { mean.updateState(tl.tensor([1, 2, 3])); mean.updateState(tl.tensor([6])); });
+  assert.equal(tl.tidy(() => mean.result().dataSync()[0]), 3);
+  mean.resetState();
+  assert.equal(tl.tidy(() => mean.result().dataSync()[0]), 0);
+  const writer = tl.summary.scalarWriter();
+  writer.scalar('loss', 0.5, 1);
+  assert.match(writer.toJSONL(), /"tag":"loss","value":0.5/);
+  assert.throws(() => tl.layers.dense({ units: 0 }).apply(tl.ones([1, 2])), tl.TracelabError);
+  w.dispose();
+});
+
+test('data: fromTensorSlices / fromGenerator, map, filter, shuffle, batch, paddedBatch, take, repeat; errors', () => {
+  const xs = tl.tensor([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+  const ys = tl.tensor([1, 2, 3, 4, 5]);
+  const ds = tl.data.fromTensorSlices([xs, ys]).map((x, y) => [x.mul(10), y]).filter((x, y) => tl.greater(y, 1)).batch(2);
+  assert.deepEqual(ds.elementSpec, [{ shape: [-1, 2], dtype: 'float32' }, { shape: [-1], dtype: 'float32' }]);
+  const batches = tl.tidy(() => ds.toArray().map(([x, y]) => [x.arraySync(), y.arraySync()]));
+  assert.deepEqual(batches, [[[[20, 20], [30, 30]], [2, 3]], [[[40, 40], [50, 50]], [4, 5]]]);
+  const order = (seed) => tl.tidy(() => tl.data.fromTensorSlices(ys).shuffle(5, seed).toArray().map(([y]) => y.dataSync()[0]));
+  assert.deepEqual(order(3), order(3));
+  assert.deepEqual([...order(3)].sort(), [1, 2, 3, 4, 5]);
+  assert.equal(tl.data.range(10).take(3).repeat(2).cardinality(), 6);
+
+  function* ragged() {
+    for (let n = 1; n <= 3; ++n) yield [tl.ones([n, 2]), n];
+  }
+  const gen = tl.data.fromGenerator(ragged, [new tl.TensorSpec([null, 2]), new tl.TensorSpec([], 'float32')]);
+  const padded = tl.tidy(() => gen.paddedBatch(3, [[-1, 2], []], [-1, 0]).toArray().map(([x]) => x.arraySync()));
+  assert.deepEqual(padded[0][0], [[1, 1], [-1, -1], [-1, -1]]);
+  assert.equal(tl.tidy(() => gen.toArray().length), 3);  // every pass restarts the generator
+
+  function* broken() { yield [tl.ones([1, 2]), 1]; throw new RangeError('generator failed mid-epoch'); }
+  const bad = tl.data.fromGenerator(broken, [new tl.TensorSpec([null, 2]), new tl.TensorSpec([])]);
+  assert.throws(() => tl.tidy(() => bad.toArray()), /generator failed mid-epoch/);
+  function* wrong() { yield [tl.ones([1, 3]), 1]; }
+  assert.throws(() => tl.tidy(() => tl.data.fromGenerator(wrong, [new tl.TensorSpec([null, 2]), new tl.TensorSpec([])]).toArray()),
+                { name: 'ShapeError' });
+  assert.deepEqual(tl.tidy(() => tl.ones([2]).arraySync()), [1, 1]);  // still working
+  tl.dispose([xs, ys]);
+});
+
+test('data: a whole epoch as one graph node (forEach inside tl.function) equals the per-step loop', () => {
+  const make = () => tl.variable(tl.tensor([[0.1], [-0.2]]), true, 'w_loop');
+  const xs = tl.tensor([[1, 2], [3, 4], [5, 6], [7, 8]]);
+  const ys = tl.tensor([[1], [0], [1], [0]]);
+  const ds = tl.data.fromTensorSlices([xs, ys]).batch(1);
+  const update = (w, x, y) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.mean(tl.square(tl.matMul(x, w.read()).sub(y)));
+    const g = tape.gradient(loss, w);
+    tape.dispose();
+    w.assignSub(g.mul(0.01));
+  };
+  const a = make(), b = make();
+  const stepA = tl.function((x, y) => update(a, x, y), { name: 'per_step' });
+  for (const [x, y] of ds) tl.tidy(() => { stepA(x, y); tl.dispose([x, y]); });
+  const epoch = tl.function(() => { ds.forEach((x, y) => update(b, x, y)); }, { name: 'epoch' });
+  epoch();
+  assert.equal(epoch.tracingCount, 1);
+  assert.match(epoch.concreteFunctions()[0].graph, /dataset_loop/);
+  const va = tl.tidy(() => a.read().dataSync()), vb = tl.tidy(() => b.read().dataSync());
+  for (let i = 0; i < va.length; ++i) assert.ok(Math.abs(va[i] - vb[i]) < 1e-6, `${va[i]} vs ${vb[i]}`);
+  tl.dispose([xs, ys]);
+});

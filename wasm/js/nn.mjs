@@ -1,0 +1,143 @@
+// Layers, models, losses, optimizers, metrics, checkpoints and summaries in TF.js' spelling, on the core's
+// tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
+import { guard } from './errors.mjs';
+import { Tensor } from './tensor.mjs';
+
+export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
+  const core = engine.core;
+  const variablesOf = (ids) => ids.map(variableFromHandle);
+
+  /** A Keras-style layer (or model). apply(x, {training}) builds it on the first call. */
+  class Layer {
+    constructor(config) {
+      this.id = guard(() => core.layerNew(config));
+      this.className = config.className;
+    }
+    apply(x, { training = false } = {}) {
+      const input = toTensor(x, 'float32', `${this.className}.apply`);
+      return engine.wrap(guard(() => core.layerCall(this.id, input.id, training)));
+    }
+    /** Same as apply (Keras' __call__). */
+    call(x, options) { return this.apply(x, options); }
+    info() { return guard(() => core.layerInfo(this.id)); }
+    get name() { return this.info().name; }
+    get built() { return this.info().built; }
+    /** Weights and state, in creation order (tl.Variable objects). */
+    get variables() { return variablesOf(this.info().variables); }
+    get trainableWeights() { return variablesOf(this.info().trainableVariables); }
+    get weights() { return this.variables; }
+    countParams() { return this.info().countParams; }
+    /** Keras' summary table (after the first call). */
+    summary() { return this.info().summary; }
+    dispose() { core.layerDispose(this.id); }
+  }
+
+  const layer = (className) => (config = {}) => new Layer({ ...config, className });
+  const layers = {
+    dense: layer('Dense'),
+    conv2d: layer('Conv2D'),
+    maxPooling2d: layer('MaxPooling2D'),
+    averagePooling2d: layer('AveragePooling2D'),
+    flatten: layer('Flatten'),
+    dropout: layer('Dropout'),
+    simpleRNN: layer('SimpleRNN'),
+    Layer,
+  };
+  /** tl.sequential({layers: [...]}) — a model that calls its layers in order. */
+  const sequential = ({ layers: list = [], name } = {}) =>
+    new Layer({ className: 'Sequential', layers: list.map((l) => l.id), name });
+
+  const loss = (name) => (labels, predictions, { fromLogits = false } = {}) => {
+    const y = toTensor(labels, 'float32', `losses.${name}`);
+    const p = toTensor(predictions, 'float32', `losses.${name}`);
+    return engine.wrap(guard(() => core.lossCall(name, y.id, p.id, fromLogits)));
+  };
+  const losses = {
+    meanSquaredError: loss('meanSquaredError'),
+    binaryCrossentropy: loss('binaryCrossentropy'),
+    categoricalCrossentropy: loss('categoricalCrossentropy'),
+    sparseCategoricalCrossentropy: loss('sparseCategoricalCrossentropy'),
+  };
+
+  /** An optimizer: applyGradients([[grad, variable], ...]) or minimize(f) as in TF.js. */
+  class Optimizer {
+    constructor(config) { this.id = guard(() => core.optimizerNew(config)); }
+    applyGradients(pairs) {
+      const list = Array.isArray(pairs) ? pairs : Object.entries(pairs);
+      guard(() => core.optimizerApply(this.id, list.map(([g]) => (g === null ? null : g.id)), list.map(([, v]) => v.id)));
+    }
+    /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
+    minimize(f, returnCost = false, varList) {
+      const tape = new GradientTape({ persistent: true });
+      let cost;
+      try {
+        cost = f();
+        const vars = varList ?? tape.watchedVariables();
+        const grads = tape.gradient(cost, vars);
+        this.applyGradients(grads.map((g, i) => [g, vars[i]]));
+        for (const g of grads) g?.dispose();
+      } finally {
+        tape.dispose();
+      }
+      if (returnCost) return cost;
+      cost.dispose();
+      return null;
+    }
+    /** iterations and the slots, for checkpoints. */
+    getWeights() { return variablesOf(guard(() => core.optimizerVariables(this.id))); }
+    dispose() { core.optimizerDispose(this.id); }
+  }
+  const train = {
+    sgd: (learningRate = 0.01) => new Optimizer({ type: 'sgd', learningRate }),
+    momentum: (learningRate, momentum, useNesterov = false) =>
+      new Optimizer({ type: 'sgd', learningRate, momentum, nesterov: useNesterov }),
+    adam: (learningRate = 0.001, beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7) =>
+      new Optimizer({ type: 'adam', learningRate, beta1, beta2, epsilon }),
+    rmsprop: (learningRate = 0.001, decay = 0.9, momentum = 0, epsilon = 1e-7) =>
+      new Optimizer({ type: 'rmsprop', learningRate, rho: decay, momentum, epsilon }),
+    Optimizer,
+  };
+
+  /** A streaming metric: updateState(...), result(), resetState(). */
+  class Metric {
+    constructor(type, config = {}) { this.id = guard(() => core.metricNew(type, config)); }
+    updateState(...inputs) {
+      const tensors = inputs.map((x) => toTensor(x, 'float32', 'Metric.updateState'));
+      guard(() => core.metricUpdate(this.id, tensors.map((t) => t.id)));
+    }
+    result() { return engine.wrap(guard(() => core.metricResult(this.id))); }
+    resetState() { guard(() => core.metricReset(this.id)); }
+    dispose() { core.metricDispose(this.id); }
+  }
+  const metrics = {
+    mean: (config) => new Metric('mean', config),
+    meanSquaredError: (config) => new Metric('meanSquaredError', config),
+    binaryAccuracy: (config) => new Metric('binaryAccuracy', config),
+    sparseCategoricalAccuracy: (config) => new Metric('sparseCategoricalAccuracy', config),
+  };
+
+  const checkpoint = {
+    /** The variables' values as bytes (CRC-checked tl::Checkpoint format), e.g. for IndexedDB or a download. */
+    save: (variables) => guard(() => core.checkpointSave(variables.map((v) => v.id))),
+    /** Restores from bytes (ArrayBuffer or Uint8Array); validated before any variable changes. */
+    restore: (variables, bytes) =>
+      guard(() => core.checkpointRestore(variables.map((v) => v.id),
+                                         bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)),
+  };
+
+  /** Scalar summaries kept in memory: {step, tag, value, wallTime} records and JSON Lines (tl::summary's format). */
+  const summary = {
+    scalarWriter: () => {
+      const records = [];
+      return {
+        scalar(tag, value, step) {
+          const v = value instanceof Tensor ? value.dataSync()[0] : Number(value);
+          records.push({ step, tag, value: v, wall_time: Date.now() / 1000 });
+        },
+        records: () => records.slice(),
+        toJSONL: () => records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''),
+      };
+    },
+  };
+  return { layers, sequential, losses, train, metrics, checkpoint, summary };
+}

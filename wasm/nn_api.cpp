@@ -1,0 +1,260 @@
+// Keras-style layers, losses, optimizers, metrics and checkpoints for JavaScript, by handle. Layers and
+// optimizers are the core's (tl::layers, tl::optimizers): the JS facade only names them in TF.js' spelling.
+// A layer's variables come back as variable handles (one handle per variable, however often asked).
+#include <emscripten/bind.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters.h"
+#include "handles.h"
+
+namespace tl::wasm {
+namespace {
+
+HandleTable<std::shared_ptr<layers::Layer>>& layer_table() {
+  static HandleTable<std::shared_ptr<layers::Layer>> table("layer");
+  return table;
+}
+HandleTable<std::shared_ptr<optimizers::Optimizer>>& optimizer_table() {
+  static HandleTable<std::shared_ptr<optimizers::Optimizer>> table("optimizer");
+  return table;
+}
+HandleTable<std::shared_ptr<metrics::Metric>>& metric_table() {
+  static HandleTable<std::shared_ptr<metrics::Metric>> table("metric");
+  return table;
+}
+
+val variable_list(const std::vector<Variable>& vars) {
+  val out = val::array();
+  for (const Variable& v : vars) out.call<void>("push", val(variable_handle(v)));
+  return out;
+}
+
+std::string str_field(const val& js, const char* name, const std::string& fallback) {
+  val v = js[name];
+  return v.isUndefined() || v.isNull() ? fallback : v.as<std::string>();
+}
+double num_field(const val& js, const char* name, double fallback) {
+  val v = js[name];
+  return v.isUndefined() || v.isNull() ? fallback : v.as<double>();
+}
+bool bool_field(const val& js, const char* name, bool fallback) {
+  val v = js[name];
+  return v.isUndefined() || v.isNull() ? fallback : v.as<bool>();
+}
+std::optional<std::uint64_t> seed_field(const val& js) {
+  val v = js["seed"];
+  if (v.isUndefined() || v.isNull()) return std::nullopt;
+  return static_cast<std::uint64_t>(v.as<double>());
+}
+layers::Size2 size2_field(const val& js, const char* name, std::int64_t fallback) {
+  val v = js[name];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  if (is_array(v)) {
+    Ints both = to_ints(v, name);
+    TL_CHECK(both.size() == 2, InvalidArgument, name, " must be a number or a pair, got ", both.size(), " numbers");
+    return layers::Size2(both[0], both[1]);
+  }
+  return static_cast<std::int64_t>(v.as<double>());
+}
+
+std::shared_ptr<layers::Layer> make_layer(const val& c) {
+  std::string type = str_field(c, "className", "");
+  std::string name = str_field(c, "name", "");
+  if (type == "Dense")
+    return std::make_shared<layers::Dense>(
+        static_cast<std::int64_t>(num_field(c, "units", 0)),
+        layers::DenseOptions{.activation = str_field(c, "activation", "none"), .use_bias = bool_field(c, "useBias", true),
+                             .seed = seed_field(c), .name = name});
+  if (type == "Conv2D")
+    return std::make_shared<layers::Conv2D>(
+        static_cast<std::int64_t>(num_field(c, "filters", 0)), size2_field(c, "kernelSize", 3),
+        layers::Conv2DOptions{.strides = size2_field(c, "strides", 1), .padding = str_field(c, "padding", "valid"),
+                              .activation = str_field(c, "activation", "none"),
+                              .use_bias = bool_field(c, "useBias", true), .seed = seed_field(c), .name = name});
+  if (type == "MaxPooling2D" || type == "AveragePooling2D") {
+    layers::Pool2DOptions options{.padding = str_field(c, "padding", "valid"), .name = name};
+    if (!c["strides"].isUndefined()) options.strides = size2_field(c, "strides", 2);
+    if (type == "MaxPooling2D") return std::make_shared<layers::MaxPool2D>(size2_field(c, "poolSize", 2), options);
+    return std::make_shared<layers::AvgPool2D>(size2_field(c, "poolSize", 2), options);
+  }
+  if (type == "Flatten") return std::make_shared<layers::Flatten>(name);
+  if (type == "Dropout") {
+    layers::DropoutOptions options{.name = name};
+    if (auto seed = seed_field(c)) options.seed = static_cast<std::int32_t>(*seed);
+    return std::make_shared<layers::Dropout>(num_field(c, "rate", 0.5), options);
+  }
+  if (type == "SimpleRNN")
+    return std::make_shared<layers::SimpleRNN>(
+        static_cast<std::int64_t>(num_field(c, "units", 0)),
+        layers::SimpleRNNOptions{.activation = str_field(c, "activation", "tanh"),
+                                 .return_sequences = bool_field(c, "returnSequences", false), .seed = seed_field(c),
+                                 .name = name});
+  if (type == "Sequential") {
+    layers::LayerList list;
+    val items = c["layers"];
+    if (!items.isUndefined())
+      for (unsigned i = 0, n = length_of(items); i < n; ++i) list.push_back(layer_table().get(items[i].as<double>()));
+    return std::make_shared<layers::Sequential>(std::move(list), name);
+  }
+  throw InvalidArgument(detail::cat("tl.layers: unknown layer class '", type,
+                                    "' (Dense, Conv2D, MaxPooling2D, AveragePooling2D, Flatten, Dropout, SimpleRNN, "
+                                    "Sequential)"));
+}
+
+std::shared_ptr<metrics::Metric> make_metric(const std::string& type, const val& c) {
+  std::string name = str_field(c, "name", "");
+  if (type == "mean") return std::make_shared<metrics::Mean>(name.empty() ? "mean" : name);
+  if (type == "meanSquaredError") return std::make_shared<metrics::MeanSquaredError>(name.empty() ? "mean_squared_error" : name);
+  if (type == "binaryAccuracy")
+    return std::make_shared<metrics::BinaryAccuracy>(num_field(c, "threshold", 0.5), name.empty() ? "binary_accuracy" : name);
+  if (type == "sparseCategoricalAccuracy")
+    return std::make_shared<metrics::SparseCategoricalAccuracy>(name.empty() ? "sparse_categorical_accuracy" : name);
+  throw InvalidArgument(detail::cat("tl.metrics: unknown metric '", type,
+                                    "' (mean, meanSquaredError, binaryAccuracy, sparseCategoricalAccuracy)"));
+}
+
+std::vector<Variable> variables_of(const val& ids) {
+  std::vector<Variable> out;
+  for (unsigned i = 0, n = length_of(ids); i < n; ++i) out.push_back(variables().get(ids[i].as<double>()));
+  return out;
+}
+
+}  // namespace
+
+val layer_new(const val& config) {
+  return guarded([&] { return val(layer_table().add(make_layer(config))); });
+}
+
+val layer_call(double id, double x, bool training) {
+  return guarded([&] { return val(tensors().add((*layer_table().get(id))(tensors().get(x), training))); });
+}
+
+val layer_info(double id) {
+  return guarded([&] {
+    const layers::Layer& l = *layer_table().get(id);
+    val info = val::object();
+    info.set("name", l.name());
+    info.set("className", l.type_name());
+    info.set("built", l.built());
+    info.set("variables", variable_list(l.variables()));
+    info.set("trainableVariables", variable_list(l.trainable_variables()));
+    info.set("countParams", l.built() ? static_cast<double>(l.count_params()) : 0.0);
+    info.set("summary", l.built() ? l.summary() : std::string());
+    return info;
+  });
+}
+
+bool layer_dispose(double id) { return layer_table().remove(id); }
+
+val loss_call(const std::string& name, double y_true, double y_pred, bool from_logits) {
+  return guarded([&] {
+    const Tensor& y = tensors().get(y_true);
+    const Tensor& p = tensors().get(y_pred);
+    Tensor loss;
+    if (name == "meanSquaredError") loss = losses::MeanSquaredError()(y, p);
+    else if (name == "binaryCrossentropy") loss = losses::BinaryCrossentropy(from_logits)(y, p);
+    else if (name == "categoricalCrossentropy") loss = losses::CategoricalCrossentropy(from_logits)(y, p);
+    else if (name == "sparseCategoricalCrossentropy") loss = losses::SparseCategoricalCrossentropy(from_logits)(y, p);
+    else
+      throw InvalidArgument(detail::cat("tl.losses: unknown loss '", name, "' (meanSquaredError, binaryCrossentropy, "
+                                        "categoricalCrossentropy, sparseCategoricalCrossentropy)"));
+    return val(tensors().add(loss));
+  });
+}
+
+val optimizer_new(const val& c) {
+  return guarded([&] {
+    std::string type = str_field(c, "type", "adam");
+    double lr = num_field(c, "learningRate", type == "sgd" ? 0.01 : 0.001);
+    std::shared_ptr<optimizers::Optimizer> opt;
+    if (type == "sgd") opt = std::make_shared<optimizers::SGD>(lr, num_field(c, "momentum", 0), bool_field(c, "nesterov", false));
+    else if (type == "adam")
+      opt = std::make_shared<optimizers::Adam>(lr, num_field(c, "beta1", 0.9), num_field(c, "beta2", 0.999),
+                                               num_field(c, "epsilon", 1e-7));
+    else if (type == "rmsprop")
+      opt = std::make_shared<optimizers::RMSprop>(lr, num_field(c, "rho", 0.9), num_field(c, "momentum", 0),
+                                                  num_field(c, "epsilon", 1e-7));
+    else throw InvalidArgument(detail::cat("tl.train: unknown optimizer '", type, "' (sgd, adam, rmsprop)"));
+    return val(optimizer_table().add(std::move(opt)));
+  });
+}
+
+/// grads: tensor handles (null = no gradient), vars: variable handles, pairwise.
+val optimizer_apply(double id, const val& grads, const val& vars) {
+  return guarded([&] {
+    std::vector<Tensor> g;
+    for (unsigned i = 0, n = length_of(grads); i < n; ++i)
+      g.push_back(grads[i].isNull() ? Tensor() : tensors().get(grads[i].as<double>()));
+    optimizer_table().get(id)->apply_gradients(g, variables_of(vars));
+    return val::undefined();
+  });
+}
+
+val optimizer_variables(double id) {
+  return guarded([&] { return variable_list(optimizer_table().get(id)->variables()); });
+}
+
+bool optimizer_dispose(double id) { return optimizer_table().remove(id); }
+
+val metric_new(const std::string& type, const val& config) {
+  return guarded([&] { return val(metric_table().add(make_metric(type, config))); });
+}
+
+/// update_state(values) for Mean, update_state(y_true, y_pred) for the others.
+val metric_update(double id, const val& inputs) {
+  return guarded([&] {
+    auto& metric = *metric_table().get(id);
+    std::vector<Tensor> in;
+    for (unsigned i = 0, n = length_of(inputs); i < n; ++i) in.push_back(tensors().get(inputs[i].as<double>()));
+    if (auto* mean = dynamic_cast<metrics::Mean*>(&metric)) {
+      TL_CHECK(in.size() == 1, InvalidArgument, "Mean.updateState takes one tensor, got ", in.size());
+      mean->update_state(in[0]);
+    } else {
+      auto& wrapper = dynamic_cast<metrics::MeanMetricWrapper&>(metric);
+      TL_CHECK(in.size() == 2, InvalidArgument, metric.name(), ".updateState takes (yTrue, yPred), got ", in.size(),
+               " tensors");
+      wrapper.update_state(in[0], in[1]);
+    }
+    return val::undefined();
+  });
+}
+
+val metric_result(double id) {
+  return guarded([&] { return val(tensors().add(metric_table().get(id)->result())); });
+}
+
+val metric_reset(double id) {
+  return guarded([&] {
+    metric_table().get(id)->reset_state();
+    return val::undefined();
+  });
+}
+
+bool metric_dispose(double id) { return metric_table().remove(id); }
+
+/// A checkpoint of the given variables as bytes (tl::Checkpoint's format, CRC-checked).
+val checkpoint_save(const val& vars) {
+  return guarded([&] {
+    Checkpoint ckpt;
+    ckpt.add("variables", variables_of(vars));
+    std::vector<std::uint8_t> bytes = ckpt.to_bytes();
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+  });
+}
+
+/// Restores the variables from bytes; everything is validated before any variable changes.
+val checkpoint_restore(const val& vars, const val& bytes) {
+  return guarded([&] {
+    Checkpoint ckpt;
+    ckpt.add("variables", variables_of(vars));
+    std::vector<std::uint8_t> data = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+    ckpt.from_bytes(data);
+    return val::undefined();
+  });
+}
+
+}  // namespace tl::wasm
