@@ -52,6 +52,9 @@ val function_info(double id);
 val function_graphs(double id);
 val function_clear_calls(double id);
 bool function_dispose(double id);
+/// tl.cond(pred, trueFn, falseFn) and tl.whileLoop(cond, body, loopVars): JS branches / bodies via trampolines.
+val cond(double pred, const val& true_fn, const val& false_fn);
+val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, double maximum_iterations);
 
 // ---- layers, losses, optimizers, metrics, checkpoints (nn_api.cpp) ----
 val layer_new(const val& config);

@@ -35,6 +35,8 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionGraphs", &function_graphs);
   emscripten::function("functionClearCalls", &function_clear_calls);
   emscripten::function("functionDispose", &function_dispose);
+  emscripten::function("cond", &cond);
+  emscripten::function("whileLoop", &while_loop);
   emscripten::function("layerNew", &layer_new);
   emscripten::function("layerCall", &layer_call);
   emscripten::function("layerInfo", &layer_info);

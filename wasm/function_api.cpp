@@ -171,4 +171,34 @@ val function_clear_calls(double id) {
 
 bool function_dispose(double id) { return functions().remove(id); }
 
+val cond(double pred, const val& true_fn, const val& false_fn) {
+  return guarded([&] {
+    val t = true_fn, f = false_fn;
+    std::vector<Tensor> out = detail::cond_impl(tensors().get(pred), [t] { return call_js(t, {}); },
+                                                [f] { return call_js(f, {}); });
+    val ids = val::array();
+    for (const Tensor& x : out) ids.call<void>("push", val(tensors().add(x)));
+    return ids;
+  });
+}
+
+val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, double maximum_iterations) {
+  return guarded([&] {
+    val c = cond_fn, b = body_fn;
+    std::vector<Tensor> vars;
+    for (unsigned i = 0, n = length_of(loop_vars); i < n; ++i) vars.push_back(tensors().get(loop_vars[i].as<double>()));
+    std::vector<Tensor> out = tl::while_loop(
+        [c](const std::vector<Tensor>& v) {
+          auto r = call_js(c, v);
+          TL_CHECK(r.size() == 1, InvalidArgument, "whileLoop: cond must return one bool tensor, got ", r.size());
+          return r[0];
+        },
+        [b](const std::vector<Tensor>& v) { return call_js(b, v); }, std::move(vars),
+        WhileOptions{.maximum_iterations = static_cast<std::int64_t>(maximum_iterations)});
+    val ids = val::array();
+    for (const Tensor& x : out) ids.call<void>("push", val(tensors().add(x)));
+    return ids;
+  });
+}
+
 }  // namespace tl::wasm

@@ -106,5 +106,23 @@ export function makeFunction(engine, isVariable) {
     guard(() => core.opCall('print', tensors.map((t) => t.id), { template }));
   }
 
-  return { function: tfFunction, TensorSpec, print };
+  /**
+   * tf.cond: trueFn() if pred (a bool scalar) else falseFn(); both return a tensor or arrays of equal length.
+   * Eagerly a plain branch; inside tl.function one cond node holding both branches as sub-graphs.
+   */
+  function cond(pred, trueFn, falseFn) {
+    const ids = guard(() => core.cond(pred.id, engine.trampoline(trueFn, 'cond: trueFn'), engine.trampoline(falseFn, 'cond: falseFn')));
+    const structure = engine.lastStructure;
+    const outputs = ids.map((i) => engine.wrap(i));
+    return structure === 'array' ? outputs : outputs[0];
+  }
+
+  /** tf.while_loop: while (cond(...vars)) vars = body(...vars); returns the final vars (an array). */
+  function whileLoop(condFn, body, loopVars, { maximumIterations = -1 } = {}) {
+    const ids = guard(() => core.whileLoop(engine.trampoline(condFn, 'whileLoop: cond'), engine.trampoline(body, 'whileLoop: body'),
+                                           loopVars.map((t) => t.id), maximumIterations));
+    return ids.map((i) => engine.wrap(i));
+  }
+
+  return { function: tfFunction, TensorSpec, print, cond, whileLoop };
 }
