@@ -144,7 +144,7 @@ TEST_CASE("ragged/json: config, one object per mode, per-step arrays; graphs on 
     CHECK(mode["step_us"].size() == 30);
     CHECK(mode["loss"].size() == 30);
     CHECK(mode["trace_count"] == 1);
-    CHECK(mode["traced_steps"] == nlohmann::json({0}));
+    CHECK(mode["traced_steps"] == nlohmann::json::array({0}));
     CHECK(mode["retraces"][0]["reason"] == "first call");
     CHECK(mode["retraces"][0]["trace_us"].get<double>() > 0);
     CHECK_FALSE(mode["concrete_functions"][0].contains("graph"));

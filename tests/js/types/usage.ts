@@ -1,0 +1,36 @@
+// Compiled with `tsc --noEmit` by tests/js/types.test.mjs: the declarations describe the API as the tests use it.
+import { loadTracelab, Tensor, TensorSpec } from '../../../wasm/tracelab.mjs';
+
+async function main(): Promise<number> {
+  const tl = await loadTracelab();
+  const x: Tensor = tl.tensor([[1, 2], [3, 4]]);
+  const y = tl.tidy(() => x.matMul(tl.ones([2, 2])).relu().sum(1));
+  const values: Float32Array | Int32Array | Uint8Array = y.dataSync();
+  const w = tl.variable(tl.zeros([20, 1]), true, 'w');
+  const step = tl.function((xs: Tensor, ys: Tensor) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.mean(tl.square(tl.reshape(tl.matMul(tl.max(xs, 1), w.read()), [-1]).sub(ys)));
+    const g = tape.gradient(loss, w);
+    tape.dispose();
+    if (g) w.assignSub(g.mul(0.1));
+    return loss;
+  }, { inputSignature: [new TensorSpec([1, null, 20]), new tl.TensorSpec([1])], name: 'train_step' });
+  const loss: Tensor = step(tl.ones([1, 3, 20]), tl.tensor([0.5]));
+  const signatures: string = step.prettyPrintedConcreteSignatures();
+  const traced: number = step.tracingCount;
+  const model = tl.sequential({ layers: [tl.layers.dense({ units: 4, activation: 'relu' }), tl.layers.dense({ units: 1 })] });
+  const optimizer = tl.train.adam(0.01);
+  optimizer.minimize(() => tl.losses.meanSquaredError(tl.ones([2, 1]), model.apply(tl.ones([2, 3]))), false);
+  const ds = tl.data.fromTensorSlices([tl.ones([4, 2]), tl.zeros([4])]).batch(2);
+  for (const [a, b] of ds) tl.dispose([a, b]);
+  const result = tl.experiments.runRagged({ steps: 10, modes: ['signature'] }, { onProgress: (p) => p.stepsDone < 5 });
+  const first: number = result.modes[0].step_us[0];
+  try {
+    tl.matMul(x, x);
+  } catch (e) {
+    if (e instanceof tl.ShapeError) return values.length + loss.size + signatures.length + traced + first;
+  }
+  return 0;
+}
+
+main();

@@ -1,0 +1,346 @@
+// TypeScript declarations of Tracelab's JavaScript API (wasm/tracelab.mjs; editors pick this file up next to it).
+
+/** 'float32', 'int32' or 'bool'. */
+export type DType = 'float32' | 'int32' | 'bool';
+/** Values accepted where a tensor is expected: a tensor, a variable (read now), a number, a boolean or nested arrays. */
+export type TensorLike = Tensor | Variable | number | boolean | NestedArray;
+export type NestedArray = number[] | boolean[] | NestedArray[];
+export type TypedArray = Float32Array | Int32Array | Uint8Array;
+
+/** A tensor: shape, dtype and a handle to values held by the WASM core. */
+export declare class Tensor {
+  /** The dims, e.g. [2, 3]. */
+  readonly shape: number[];
+  readonly dtype: DType;
+  /** True while a tl.function traces: it stands for a graph value and has no data. */
+  readonly symbolic: boolean;
+  /** True after dispose(). */
+  readonly isDisposed: boolean;
+  readonly rank: number;
+  readonly size: number;
+  /** The values, copied out of WASM memory. */
+  dataSync(): TypedArray;
+  data(): Promise<TypedArray>;
+  /** The values as nested arrays. */
+  arraySync(): any;
+  array(): Promise<any>;
+  /** TensorFlow's printed form, e.g. "tl.Tensor(shape=(2,), dtype=float32, values=[1. 2.])". */
+  toString(): string;
+  print(): void;
+  /** Releases the values (idempotent). */
+  dispose(): void;
+  add(b: TensorLike): Tensor; sub(b: TensorLike): Tensor; mul(b: TensorLike): Tensor; div(b: TensorLike): Tensor;
+  pow(b: TensorLike): Tensor; maximum(b: TensorLike): Tensor; minimum(b: TensorLike): Tensor;
+  equal(b: TensorLike): Tensor; less(b: TensorLike): Tensor; greater(b: TensorLike): Tensor;
+  neg(): Tensor; abs(): Tensor; exp(): Tensor; log(): Tensor; sqrt(): Tensor; square(): Tensor;
+  relu(): Tensor; sigmoid(): Tensor; tanh(): Tensor; softmax(axis?: number): Tensor; logSoftmax(axis?: number): Tensor;
+  matMul(b: TensorLike, transposeA?: boolean, transposeB?: boolean): Tensor;
+  sum(axis?: number | number[], keepDims?: boolean): Tensor; mean(axis?: number | number[], keepDims?: boolean): Tensor;
+  max(axis?: number | number[], keepDims?: boolean): Tensor; min(axis?: number | number[], keepDims?: boolean): Tensor;
+  argMax(axis?: number): Tensor;
+  reshape(shape: number[]): Tensor; transpose(perm?: number[]): Tensor; expandDims(axis?: number): Tensor;
+  squeeze(axis?: number | number[]): Tensor; slice(begin: number[], size: number[]): Tensor;
+  gather(indices: TensorLike, axis?: number): Tensor; cast(dtype: DType): Tensor; broadcastTo(shape: number[]): Tensor;
+  clipByValue(lo: TensorLike, hi: TensorLike): Tensor; stopGradient(): Tensor;
+}
+
+/** A mutable tensor with a name (tf.Variable); ops accept it directly. */
+export declare class Variable {
+  readonly name: string;
+  readonly shape: number[];
+  readonly dtype: DType;
+  readonly trainable: boolean;
+  /** The current value (inside tl.function, a read node of the graph). */
+  read(): Tensor;
+  /** Replaces the value (same shape and dtype; a ShapeError / DTypeError leaves it unchanged). */
+  assign(value: TensorLike): void;
+  assignAdd(delta: TensorLike): void;
+  assignSub(delta: TensorLike): void;
+  dispose(): void;
+}
+
+/** Records ops from construction until stopRecording() or dispose(). */
+export declare class GradientTape {
+  constructor(options?: { persistent?: boolean; watchAccessedVariables?: boolean });
+  watch(...sources: Array<Tensor | Variable | Array<Tensor | Variable>>): void;
+  stopRecording(): void;
+  /** d target / d sources; null where the target does not depend on a source (unless unconnectedGradients 'zero'). */
+  gradient(target: Tensor, sources: Tensor | Variable, options?: { unconnectedGradients?: 'none' | 'zero' }): Tensor | null;
+  gradient(target: Tensor, sources: Array<Tensor | Variable>, options?: { unconnectedGradients?: 'none' | 'zero' }): Array<Tensor | null>;
+  /** The variables read while recording, in first-read order. */
+  watchedVariables(): Variable[];
+  dispose(): void;
+}
+
+/** The shape (null = any size) and dtype an input signature accepts. */
+export declare class TensorSpec {
+  constructor(shape: Array<number | null>, dtype?: DType, name?: string | null);
+  readonly shape: number[];
+  readonly dtype: DType;
+}
+
+/** One call of a tl.function. */
+export interface CallRecord {
+  index: number; traced: boolean; key: string; reason: string; warning: string;
+  concreteIndex: number; traceUs: number; executeUs: number;
+}
+export interface PassReport { pass: string; before: number; after: number; }
+/** A traced graph: signature, text and JSON before and after the optimization passes. */
+export interface ConcreteFunction {
+  signature: string; graph: string; tracedGraph: string; graphJson: string; tracedGraphJson: string; passes: PassReport[];
+}
+export interface FunctionOptions {
+  inputSignature?: TensorSpec[];
+  /** TensorFlow's reduce_retracing (experimental_relax_shapes). */
+  reduceRetracing?: boolean;
+  name?: string;
+  /** Frequent-retracing warnings: 2 (current TF) by default, -1 = no limit (TF 2.1). */
+  maxRetracingWarnings?: number;
+  argNames?: string[];
+  /** Called after each call that traced. */
+  onTrace?: (info: { reason: string; warning: string; traceUs: number }) => void;
+}
+export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string;
+/** A traced function (tf.function). */
+export interface TracedFunction<R> {
+  (...args: FunctionArg[]): R;
+  readonly tracingCount: number;
+  readonly calls: CallRecord[];
+  prettyPrintedConcreteSignatures(): string;
+  concreteFunctions(): ConcreteFunction[];
+  getConcreteFunction(...args: FunctionArg[]): ConcreteFunction;
+  clearCalls(): void;
+  dispose(): void;
+}
+
+export interface Memory {
+  numTensors: number; numBytes: number; numVariables: number; numTapes: number; wasmHeapBytes: number;
+  /** Handles released by the FinalizationRegistry (tensors garbage-collected without dispose()). */
+  collectedByGC: number;
+}
+
+export interface OpInfo {
+  name: string; doc: string; inputs: number; minInputs: number; outputs: number;
+  attrs: Array<{ name: string; type: string; required: boolean }>; differentiable: boolean;
+}
+
+/** A Keras-style layer or model. */
+export declare class Layer {
+  readonly className: string;
+  readonly name: string;
+  readonly built: boolean;
+  readonly variables: Variable[];
+  readonly weights: Variable[];
+  readonly trainableWeights: Variable[];
+  apply(x: TensorLike, options?: { training?: boolean }): Tensor;
+  call(x: TensorLike, options?: { training?: boolean }): Tensor;
+  countParams(): number;
+  summary(): string;
+  dispose(): void;
+}
+export interface DenseConfig { units: number; activation?: string; useBias?: boolean; seed?: number; name?: string; }
+export interface Conv2DConfig {
+  filters: number; kernelSize?: number | [number, number]; strides?: number | [number, number];
+  padding?: 'valid' | 'same'; activation?: string; useBias?: boolean; seed?: number; name?: string;
+}
+export interface PoolConfig { poolSize?: number | [number, number]; strides?: number | [number, number]; padding?: 'valid' | 'same'; name?: string; }
+
+export declare class Optimizer {
+  applyGradients(pairs: Array<[Tensor | null, Variable]>): void;
+  minimize(f: () => Tensor, returnCost?: boolean, varList?: Variable[]): Tensor | null;
+  getWeights(): Variable[];
+  dispose(): void;
+}
+export declare class Metric {
+  updateState(...inputs: TensorLike[]): void;
+  result(): Tensor;
+  resetState(): void;
+  dispose(): void;
+}
+
+export declare class Dataset {
+  map(fn: (...components: Tensor[]) => Tensor | Tensor[]): Dataset;
+  filter(predicate: (...components: Tensor[]) => Tensor): Dataset;
+  shuffle(bufferSize: number, seed?: number, reshuffleEachIteration?: boolean): Dataset;
+  batch(batchSize: number, dropRemainder?: boolean): Dataset;
+  paddedBatch(batchSize: number, paddedShapes?: number[][], paddingValues?: TensorLike[], dropRemainder?: boolean): Dataset;
+  take(count: number): Dataset;
+  skip(count: number): Dataset;
+  repeat(count?: number): Dataset;
+  enumerate(start?: number): Dataset;
+  prefetch(bufferSize: number): Dataset;
+  readonly elementSpec: Array<{ shape: number[]; dtype: DType }>;
+  cardinality(): number;
+  toString(): string;
+  [Symbol.iterator](): Iterator<Tensor[]>;
+  toArray(): Tensor[][];
+  /** Eagerly a loop; inside tl.function one dataset_loop graph node. */
+  forEach(body: (...components: Tensor[]) => void): void;
+  forEachAsync(fn: (element: Tensor[]) => void): Promise<void>;
+  dispose(): void;
+}
+
+export interface RaggedConfig {
+  modes?: Array<'eager' | 'function' | 'signature' | 'relaxed' | 'loop' | 'bucketed'>;
+  steps?: number; seed?: number; minLength?: number; maxLength?: number; features?: number; batchSize?: number;
+  hiddenUnits?: number[]; learningRate?: number; optimizer?: 'adam' | 'sgd' | 'rmsprop'; buckets?: number[];
+  examples?: number; maxRetracingWarnings?: number; optimize?: boolean;
+}
+export interface RaggedProgress {
+  mode: string; modeIndex: number; stepsDone: number; stepsTotal: number; elapsedMs: number;
+  /** Index of the first step in stepUs / loss. */
+  firstStep: number; stepUs: Float64Array; loss: Float32Array; tracedSteps: number[];
+}
+/** The result document "tracelab.ragged/1" (docs/performance.md). */
+export interface RaggedResult {
+  format: string; config: Record<string, unknown>; cancelled: boolean;
+  modes: Array<{
+    mode: string; steps: number; total_ms: number; median_us: number; p99_us: number; steady_median_us: number;
+    trace_count: number; traced_steps: number[];
+    retraces: Array<{ step: number; reason: string; trace_us: number; signature: string }>;
+    warnings: string[];
+    concrete_functions: Array<{ signature: string; traced_nodes: number; optimized_nodes: number; passes: PassReport[];
+                                graph?: string; traced_graph?: string; graph_json?: unknown; traced_graph_json?: unknown }>;
+    heap: { check_step: number; bytes_at_check: number; bytes_at_end: number };
+    step_us: number[]; loss: Array<number | null>;
+  }>;
+}
+
+export declare class TracelabError extends Error {}
+export declare class ShapeError extends TracelabError {}
+export declare class DTypeError extends TracelabError {}
+export declare class InvalidArgument extends TracelabError {}
+export declare class OutOfMemory extends TracelabError {}
+export declare class OperatorNotAllowedInGraphError extends TracelabError {}
+
+type Binary = (a: TensorLike, b: TensorLike) => Tensor;
+type Unary = (x: TensorLike) => Tensor;
+type Reduce = (x: TensorLike, axis?: number | number[], keepDims?: boolean) => Tensor;
+
+/** The API that loadTracelab() resolves to. */
+export interface Tracelab {
+  readonly version: string;
+  opNames(): string[];
+  opInfo(name: string): OpInfo;
+  runOp(name: string, inputs: Array<{ dtype?: DType; shape: number[]; values: ArrayLike<number> }>, attrs?: object): any;
+  /** Any registry op by name: tensors in, one tensor (or an array for multi-output ops) out. */
+  op(name: string, inputs: TensorLike[], attrs?: object): Tensor | Tensor[];
+  /** Every registry op as a camelCase function: tl.ops.clipByValue(x, lo, hi), tl.ops.reduceSum(x, {axes: [1]}). */
+  ops: Record<string, (...args: any[]) => Tensor | Tensor[]>;
+
+  tensor(values: TensorLike | TypedArray, shape?: number[], dtype?: DType): Tensor;
+  scalar(value: number | boolean, dtype?: DType): Tensor;
+  zeros(shape: number[], dtype?: DType): Tensor;
+  ones(shape: number[], dtype?: DType): Tensor;
+  fill(shape: number[], value: number, dtype?: DType): Tensor;
+  range(start: number, stop: number, step?: number, dtype?: DType): Tensor;
+  randomUniform(shape: number[], minval?: number, maxval?: number, dtype?: DType, seed?: number): Tensor;
+  randomNormal(shape: number[], mean?: number, stdDev?: number, dtype?: DType, seed?: number): Tensor;
+
+  add: Binary; sub: Binary; mul: Binary; div: Binary; pow: Binary; maximum: Binary; minimum: Binary;
+  equal: Binary; less: Binary; greater: Binary;
+  neg: Unary; abs: Unary; exp: Unary; log: Unary; sqrt: Unary; square: Unary; relu: Unary; sigmoid: Unary; tanh: Unary;
+  softmax(x: TensorLike, axis?: number): Tensor;
+  logSoftmax(x: TensorLike, axis?: number): Tensor;
+  matMul(a: TensorLike, b: TensorLike, transposeA?: boolean, transposeB?: boolean): Tensor;
+  sum: Reduce; mean: Reduce; max: Reduce; min: Reduce;
+  argMax(x: TensorLike, axis?: number): Tensor;
+  reshape(x: TensorLike, shape: number[]): Tensor;
+  transpose(x: TensorLike, perm?: number[]): Tensor;
+  expandDims(x: TensorLike, axis?: number): Tensor;
+  squeeze(x: TensorLike, axis?: number | number[]): Tensor;
+  concat(tensors: TensorLike[], axis?: number): Tensor;
+  stack(tensors: TensorLike[], axis?: number): Tensor;
+  slice(x: TensorLike, begin: number[], size: number[]): Tensor;
+  gather(x: TensorLike, indices: TensorLike, axis?: number): Tensor;
+  oneHot(indices: TensorLike, depth: number, onValue?: number, offValue?: number): Tensor;
+  cast(x: TensorLike, dtype: DType): Tensor;
+  broadcastTo(x: TensorLike, shape: number[]): Tensor;
+  where(condition: TensorLike, a: TensorLike, b: TensorLike): Tensor;
+  clipByValue(x: TensorLike, lo: TensorLike, hi: TensorLike): Tensor;
+  zerosLike: Unary; onesLike: Unary; stopGradient: Unary;
+  conv2d(x: TensorLike, filter: TensorLike, strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  maxPool(x: TensorLike, filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  avgPool(x: TensorLike, filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+
+  tidy<T>(fn: () => T): T;
+  keep(tensor: Tensor): Tensor;
+  dispose(value: unknown): void;
+  memory(): Memory;
+  /** Every log message (tl.print output, retracing warnings); null restores the console. */
+  setLogHandler(handler: ((level: 'print' | 'info' | 'warning', text: string) => void) | null): void;
+
+  Tensor: typeof Tensor;
+  Variable: typeof Variable;
+  GradientTape: typeof GradientTape;
+  TensorSpec: typeof TensorSpec;
+  variable(initial: TensorLike, trainable?: boolean, name?: string): Variable;
+  grads(f: (...xs: Tensor[]) => Tensor): (xs: Tensor[]) => Array<Tensor | null>;
+  valueAndGrads(f: (...xs: Tensor[]) => Tensor): (xs: Tensor[]) => { value: Tensor; grads: Array<Tensor | null> };
+  variableGrads(f: () => Tensor, varList?: Variable[]): { value: Tensor; grads: Record<string, Tensor> };
+
+  function<R = Tensor>(fn: (...args: any[]) => R, options?: FunctionOptions): TracedFunction<R>;
+  print(...args: Array<Tensor | string | number | boolean>): void;
+  cond<R extends Tensor | Tensor[]>(pred: Tensor, trueFn: () => R, falseFn: () => R): R;
+  whileLoop(cond: (...vars: Tensor[]) => Tensor, body: (...vars: Tensor[]) => Tensor[], loopVars: Tensor[],
+            options?: { maximumIterations?: number }): Tensor[];
+
+  layers: {
+    dense(config: DenseConfig): Layer;
+    conv2d(config: Conv2DConfig): Layer;
+    maxPooling2d(config?: PoolConfig): Layer;
+    averagePooling2d(config?: PoolConfig): Layer;
+    flatten(config?: { name?: string }): Layer;
+    dropout(config: { rate: number; seed?: number; name?: string }): Layer;
+    simpleRNN(config: { units: number; activation?: string; returnSequences?: boolean; seed?: number; name?: string }): Layer;
+    Layer: typeof Layer;
+  };
+  sequential(config?: { layers?: Layer[]; name?: string }): Layer;
+  losses: Record<'meanSquaredError' | 'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy',
+                 (labels: TensorLike, predictions: TensorLike, options?: { fromLogits?: boolean }) => Tensor>;
+  train: {
+    sgd(learningRate?: number): Optimizer;
+    momentum(learningRate: number, momentum: number, useNesterov?: boolean): Optimizer;
+    adam(learningRate?: number, beta1?: number, beta2?: number, epsilon?: number): Optimizer;
+    rmsprop(learningRate?: number, decay?: number, momentum?: number, epsilon?: number): Optimizer;
+    Optimizer: typeof Optimizer;
+  };
+  metrics: {
+    mean(config?: { name?: string }): Metric;
+    meanSquaredError(config?: { name?: string }): Metric;
+    binaryAccuracy(config?: { threshold?: number; name?: string }): Metric;
+    sparseCategoricalAccuracy(config?: { name?: string }): Metric;
+  };
+  checkpoint: {
+    save(variables: Variable[]): Uint8Array;
+    restore(variables: Variable[], bytes: ArrayBuffer | Uint8Array): void;
+  };
+  summary: {
+    scalarWriter(): {
+      scalar(tag: string, value: number | Tensor, step: number): void;
+      records(): Array<{ step: number; tag: string; value: number; wall_time: number }>;
+      toJSONL(): string;
+    };
+  };
+  data: {
+    fromTensorSlices(components: TensorLike | TensorLike[]): Dataset;
+    fromGenerator(generator: () => Iterator<TensorLike | TensorLike[]>, outputSignature: TensorSpec[]): Dataset;
+    range(start: number, stop?: number, step?: number): Dataset;
+    Dataset: typeof Dataset;
+  };
+  experiments: {
+    runRagged(config?: RaggedConfig, options?: {
+      onProgress?: (report: RaggedProgress) => boolean | void; progressEvery?: number; includeGraphs?: boolean;
+    }): RaggedResult;
+  };
+
+  TracelabError: typeof TracelabError;
+  ShapeError: typeof ShapeError;
+  DTypeError: typeof DTypeError;
+  InvalidArgument: typeof InvalidArgument;
+  OutOfMemory: typeof OutOfMemory;
+  OperatorNotAllowedInGraphError: typeof OperatorNotAllowedInGraphError;
+}
+
+/** Loads the WASM core (browser, worker or Node >= 20, no flags) and returns the API. */
+export declare function loadTracelab(): Promise<Tracelab>;
