@@ -88,6 +88,8 @@ bool iterator_dispose(double id);
 
 // ---- the ragged experiment and the log sink (experiment_api.cpp) ----
 val ragged_run(const val& config, const val& progress, double every, bool include_graphs);
+val ragged_data(const val& config);
+val ragged_kernels(const val& config);
 void set_log_sink(const val& sink);
 
 }  // namespace tl::wasm

@@ -64,5 +64,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("iteratorNext", &iterator_next);
   emscripten::function("iteratorDispose", &iterator_dispose);
   emscripten::function("raggedRun", &ragged_run);
+  emscripten::function("raggedData", &ragged_data);
+  emscripten::function("raggedKernels", &ragged_kernels);
   emscripten::function("setLogSink", &set_log_sink);
 }

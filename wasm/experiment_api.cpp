@@ -101,6 +101,32 @@ val ragged_run(const val& config_js, const val& progress, double every, bool inc
   });
 }
 
+/// The examples run_ragged trains on: [{length, x: Float32Array, y: Float32Array}] (for benchmarks that train the
+/// same model elsewhere, e.g. TF.js, on the same data).
+val ragged_data(const val& config_js) {
+  return guarded([&] {
+    val out = val::array();
+    for (const auto& e : experiments::make_ragged_data(to_config(config_js))) {
+      val o = val::object();
+      o.set("length", static_cast<double>(e.length));
+      o.set("x", val::global("Float32Array").new_(emscripten::typed_memory_view(e.x.size(), e.x.data())));
+      o.set("y", val::global("Float32Array").new_(emscripten::typed_memory_view(e.y.size(), e.y.data())));
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
+/// The model's initial kernels (one Float32Array per Dense layer, (in, out) row-major); biases start at zero.
+val ragged_kernels(const val& config_js) {
+  return guarded([&] {
+    val out = val::array();
+    for (const auto& k : experiments::initial_kernels(to_config(config_js)))
+      out.call<void>("push", val::global("Float32Array").new_(emscripten::typed_memory_view(k.size(), k.data())));
+    return out;
+  });
+}
+
 /// Sends every log message (tl.print output, retracing warnings) to `sink(level, text)`; null restores the
 /// default (prints to stdout, warnings to stderr: the console).
 void set_log_sink(const val& sink) {

@@ -332,6 +332,8 @@ export interface Tracelab {
     runRagged(config?: RaggedConfig, options?: {
       onProgress?: (report: RaggedProgress) => boolean | void; progressEvery?: number; includeGraphs?: boolean;
     }): RaggedResult;
+    raggedData(config?: RaggedConfig): Array<{ length: number; x: Float32Array; y: Float32Array }>;
+    raggedKernels(config?: RaggedConfig): Float32Array[];
   };
 
   TracelabError: typeof TracelabError;

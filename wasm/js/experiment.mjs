@@ -26,5 +26,9 @@ export function makeExperiments(core) {
     if (callbackError) throw translate(callbackError);
     return JSON.parse(text);
   }
-  return { runRagged };
+  /** The examples runRagged trains on for `config`: [{length, x: Float32Array, y: Float32Array}]. */
+  const raggedData = (config = {}) => guard(() => core.raggedData(config));
+  /** The initial kernels of every mode's model (one Float32Array per Dense layer, (in, out) row-major). */
+  const raggedKernels = (config = {}) => guard(() => core.raggedKernels(config));
+  return { runRagged, raggedData, raggedKernels };
 }

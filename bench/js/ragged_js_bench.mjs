@@ -1,0 +1,134 @@
+// The ragged model's train step driven from JavaScript, against the same step driven from C++ (the runner) and
+// the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
+// same initial weights. Prints median step times and ratios; a benchmark, not a test.
+//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--tfjs-steps 500] [--json out.json]
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+const steps = Number(args.steps ?? 2000);
+const tfjsSteps = Number(args['tfjs-steps'] ?? 500);
+const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
+const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
+const tl = await loadTracelab();
+
+const config = { steps, examples: Math.min(steps, 1000), seed: 42 };
+const data = tl.experiments.raggedData(config);
+const kernels = tl.experiments.raggedKernels(config);
+const widths = [20, 10, 20, 40, 20, 10, 1];
+const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const steady = (times, skip) => median(times.slice(skip));
+
+/** The model in Tracelab's JS API, weights copied from the runner's initial kernels. */
+function tracelabModel() {
+  const dense = widths.slice(1).map((units, i) => tl.layers.dense({ units, activation: i < 5 ? 'relu' : undefined, seed: 1 }));
+  const model = tl.sequential({ layers: dense });
+  tl.tidy(() => model.apply(tl.zeros([1, 1, 20])));  // build
+  model.trainableWeights.filter((v, i) => i % 2 === 0).forEach((kernel, i) => kernel.assign(tl.tensor(kernels[i], kernel.shape)));
+  return model;
+}
+
+function tracelabStep(model, optimizer) {
+  return (x, y) => {
+    const tape = new tl.GradientTape();
+    const prediction = tl.reshape(model.apply(tl.max(x, 1, true)), [-1]);
+    const loss = tl.losses.meanSquaredError(y, prediction);
+    const vars = model.trainableWeights;
+    const grads = tape.gradient(loss, vars);
+    tape.dispose();
+    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
+    return loss;
+  };
+}
+
+/** Runs `step` on every example, timing each call (including reading the loss). */
+function timeSteps(count, step) {
+  const times = new Float64Array(count), losses = new Float64Array(count);
+  const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
+  const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+  for (let i = 0; i < count; ++i) {
+    const k = i % data.length;
+    const start = performance.now();
+    losses[i] = tl.tidy(() => step(xs[k], ys[k]).dataSync()[0]);
+    times[i] = (performance.now() - start) * 1000;
+  }
+  tl.dispose([xs, ys]);
+  return { times, losses };
+}
+
+const results = {};
+// 1. C++-driven (the runner): eager, function, signature.
+const cpp = tl.experiments.runRagged({ ...config, modes: ['eager', 'function', 'signature'] });
+for (const m of cpp.modes) results[`C++ ${m.mode}`] = { us: m.steady_median_us, loss: m.loss };
+
+// 2. JS-driven: eager, tl.function, tl.function with a signature.
+for (const mode of ['eager', 'function', 'signature']) {
+  const model = tracelabModel();
+  const optimizer = tl.train.adam(0.01);
+  const body = tracelabStep(model, optimizer);
+  const step = mode === 'eager' ? body
+    : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0,
+                          inputSignature: mode === 'signature' ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined });
+  const { times, losses } = timeSteps(steps, step);
+  results[`JS ${mode}`] = { us: steady(times, 50), loss: Array.from(losses) };
+  model.dispose();
+}
+
+// 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op).
+const require = createRequire(import.meta.url);
+let tf = null;
+try {
+  tf = require('@tensorflow/tfjs');
+  require('@tensorflow/tfjs-backend-wasm');
+} catch (error) {
+  console.log(`TensorFlow.js not installed (${error.message.split('\n')[0]}): npm ci installs it as a dev dependency`);
+}
+if (tf) {
+  const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+  require('@tensorflow/tfjs-backend-wasm').setWasmPaths(`${wasmDir}/`);
+  for (const backend of ['cpu', 'wasm']) {
+    await tf.setBackend(backend);
+    await tf.ready();
+    const weights = [];
+    for (let i = 0; i + 1 < widths.length; ++i) {
+      weights.push(tf.variable(tf.tensor2d(kernels[i], [widths[i], widths[i + 1]])));
+      weights.push(tf.variable(tf.zeros([widths[i + 1]])));
+    }
+    const optimizer = tf.train.adam(0.01, 0.9, 0.999, 1e-7);
+    const xs = data.map((e) => tf.tensor3d(e.x, [1, e.length, 20]));
+    const ys = data.map((e) => tf.tensor1d(e.y));
+    const times = new Float64Array(tfjsSteps), losses = new Float64Array(tfjsSteps);
+    for (let i = 0; i < tfjsSteps; ++i) {
+      const k = i % data.length;
+      const start = performance.now();
+      losses[i] = tf.tidy(() => optimizer.minimize(() => {
+        // TF.js' matMul gradient fails for a rank-3 x rank-2 product: reshape the (1, 1, 20) max to (1, 20).
+        let h = tf.max(xs[k], 1, true).reshape([1, 20]);
+        for (let l = 0; l < 6; ++l) {
+          h = tf.add(tf.matMul(h, weights[2 * l]), weights[2 * l + 1]);
+          if (l < 5) h = tf.relu(h);
+        }
+        return tf.losses.meanSquaredError(ys[k], h.reshape([-1]));
+      }, true, weights).dataSync()[0]);
+      times[i] = (performance.now() - start) * 1000;
+    }
+    results[`TF.js ${backend}`] = { us: steady(times, 50), loss: Array.from(losses) };
+    tf.dispose([xs, ys, weights]);
+    optimizer.dispose();
+  }
+}
+
+const base = results['C++ signature'].us;
+console.log(`ragged train step from JS, Node ${process.versions.node}: ${steps} steps (TF.js ${tfjsSteps}); steady-state medians\n`);
+console.log(`${'driver / mode'.padEnd(20)} ${'us/step'.padStart(10)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
+const reference = results['C++ eager'].loss[100];
+for (const [name, r] of Object.entries(results))
+  console.log(`${name.padEnd(20)} ${r.us.toFixed(2).padStart(10)} ${(r.us / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
+const ratio = (a, b) => results[a].us / results[b].us;
+console.log(`\nJS-driven / C++-driven: signature ${ratio('JS signature', 'C++ signature').toFixed(2)}x, function ${ratio('JS function', 'C++ function').toFixed(2)}x, eager ${ratio('JS eager', 'C++ eager').toFixed(2)}x`);
+if (results['TF.js cpu'])
+  console.log(`TF.js / Tracelab JS signature: cpu ${ratio('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${ratio('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${ratio('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${ratio('TF.js wasm', 'JS eager').toFixed(1)}x`);
+if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v.us])), null, 1));
