@@ -60,6 +60,22 @@ test('memory: tidy disposes what it made except results and keep(); counts retur
   for (const key of ['numTensors', 'numBytes', 'numVariables', 'wasmHeapBytes', 'collectedByGC']) assert.ok(key in m, key);
 });
 
+test('memory: the FinalizationRegistry releases handles of tensors collected without dispose() (a safety net)', async () => {
+  const { default: v8 } = await import('node:v8');
+  const { default: vm } = await import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const before = live();
+  (() => { for (let i = 0; i < 50; ++i) tl.ones([16]); })();  // never disposed, unreachable afterwards
+  assert.equal(live(), before + 50);
+  for (let round = 0; round < 20 && live() > before; ++round) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(live(), before);
+  assert.ok(tl.memory().collectedByGC >= 50);
+});
+
 test('ops: every registry op is reachable by name and as a camelCase function; TF.js signatures', () => {
   const names = tl.opNames();
   assert.ok(names.length >= 60);
