@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever Tracelab needs on Debian and is missing; safe to run again (it then does nothing).
-#   scripts/setup.sh          build + serve needs: compilers, Emscripten, Eigen, nlohmann/json, doctest, Node
-#   scripts/setup.sh test     the same plus what the tests need: Chromium (browser tests) and npm packages
+#   scripts/setup.sh          build + serve needs: compilers, Emscripten, Eigen, nlohmann/json, doctest, Node, npm packages
+#   scripts/setup.sh test     the same plus what the tests need: Chromium (browser tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,9 +25,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ "${1:-}" = test ]; then
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    echo "setup: installing npm packages (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
-  fi
+# npm packages: the page's (uPlot, dagre, bundled by esbuild), the tests' (playwright-core, typescript) and the
+# JS benchmark's (TensorFlow.js). Installed for serving too: the page is built from them.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
 fi
