@@ -69,8 +69,8 @@ function saveSettingsToUrl(config) {
 const charts = {
   steps: new StepChart($('chart-steps'), { yLabel: 'µs per step', log: true, markers: true }),
   steady: new StepChart($('chart-steady'), { yLabel: 'µs per step', log: true }),
-  cumulative: new StepChart($('chart-cumulative'), { yLabel: 'ms so far' }),
-  loss: new StepChart($('chart-loss'), { yLabel: 'loss' }),
+  cumulative: new StepChart($('chart-cumulative'), { yLabel: 'ms so far', reduce: 'last' }),
+  loss: new StepChart($('chart-loss'), { yLabel: 'loss', reduce: 'mean' }),
 };
 let worker = null;
 let run = null;   // {config, modes: {mode: {stepUs: [], loss: [], traced: []}}, result, running}
@@ -89,6 +89,7 @@ function handle(message) {
   } else if (message.type === 'progress') {
     onProgress(message.report, message.wallMs);
   } else if (message.type === 'done') {
+    run.graphsText = message.graphs;
     finish(message.result, false);
   } else if (message.type === 'error') {
     fail(`${message.name}: ${message.message}`);
@@ -157,12 +158,14 @@ function onProgress(report, wallMs) {
 
 /** The run ended (result from the worker, or Stop with the steps received so far). */
 function finish(result, stopped) {
+  run.finishedAt = performance.now();
   run.result = result ?? partialResult();
   run.stopped = stopped;
   setRunning(false);
   startWorkerIfNeeded(stopped);
   renderSummary(run.result);
-  renderInspector(run.result);
+  // The graph layout takes a while for big graphs: after the page has drawn the summary.
+  (window.requestIdleCallback ?? ((fn) => setTimeout(fn, 50)))(() => renderInspector(run.result));
   $('core-status').textContent = stopped ? 'Stopped: the steps so far are shown.' : 'Done. Hover the markers, inspect the graphs, export the data.';
 }
 
@@ -219,10 +222,19 @@ function renderInspector(result) {
   modeSelect.onchange();
 }
 
+/** The graphs of concrete function `index` of mode `modeIndex`, parsed on first use. */
+function graphsOf(modeIndex, index) {
+  if (!run.graphs) run.graphs = run.graphsText ? JSON.parse(run.graphsText) : [];
+  return run.graphs[modeIndex]?.[index];
+}
+
 function showFunction() {
-  const mode = run?.result?.modes.find((m) => m.mode === $('inspect-mode').value);
-  const f = mode?.concrete_functions[Number($('inspect-function').value)];
-  if (!f) {
+  const modeIndex = run?.result?.modes.findIndex((m) => m.mode === $('inspect-mode').value) ?? -1;
+  const mode = run?.result?.modes[modeIndex];
+  const index = Number($('inspect-function').value);
+  const f = mode?.concrete_functions[index];
+  const graphs = f && graphsOf(modeIndex, index);
+  if (!f || !graphs) {
     $('inspect-graph').replaceChildren();
     return;
   }
@@ -233,8 +245,8 @@ function showFunction() {
     tr.append(cell(p.pass), cell(String(p.before)), cell(String(p.after)));
     return tr;
   }));
-  $('inspect-text').textContent = unoptimized ? f.traced_graph : f.graph;
-  drawGraph($('inspect-graph'), unoptimized ? f.traced_graph_json : f.graph_json);
+  $('inspect-text').textContent = unoptimized ? graphs.tracedGraph : graphs.graph;
+  drawGraph($('inspect-graph'), unoptimized ? graphs.tracedGraphJson : graphs.graphJson);
 }
 
 // ---------------------------------------------------------------- tooltip ----
@@ -279,7 +291,18 @@ export function toCsv(result) {
   return rows.join('\n') + '\n';
 }
 
-$('export-json').onclick = () => download('tracelab-ragged.json', 'application/json', JSON.stringify(run.result, null, 1));
+/** The runner's document as JSON: per-step arrays as plain arrays, the graphs back in their places. */
+function resultJson() {
+  const modes = run.result.modes.map((m, i) => ({
+    ...m, step_us: Array.from(m.step_us), loss: Array.from(m.loss, (v) => (Number.isFinite(v) ? v : null)),
+    concrete_functions: m.concrete_functions.map((f, k) => {
+      const g = graphsOf(i, k);
+      return g ? { ...f, graph: g.graph, traced_graph: g.tracedGraph, graph_json: g.graphJson, traced_graph_json: g.tracedGraphJson } : f;
+    }),
+  }));
+  return JSON.stringify({ ...run.result, modes }, null, 1);
+}
+$('export-json').onclick = () => download('tracelab-ragged.json', 'application/json', resultJson());
 $('export-csv').onclick = () => download('tracelab-ragged.csv', 'text/csv', toCsv(run.result));
 
 // ---------------------------------------------------------------- wiring ----

@@ -18,7 +18,20 @@ self.onmessage = async ({ data }) => {
                          [report.stepUs.buffer, report.loss.buffer]);
       },
     });
-    self.postMessage({ type: 'done', result, wallMs: performance.now() - started });
+    // Keep the page's thread free: per-step arrays travel as transferred typed arrays, and the graphs (large, only
+    // needed by the inspector) as one JSON text the page parses when it draws them.
+    const graphs = result.modes.map((m) => m.concrete_functions.map((f) => {
+      const { graph, traced_graph: tracedGraph, graph_json: graphJson, traced_graph_json: tracedGraphJson } = f;
+      delete f.graph; delete f.traced_graph; delete f.graph_json; delete f.traced_graph_json;
+      return { graph, tracedGraph, graphJson, tracedGraphJson };
+    }));
+    const buffers = [];
+    for (const m of result.modes) {
+      m.step_us = Float64Array.from(m.step_us);
+      m.loss = Float32Array.from(m.loss, (v) => (v === null ? NaN : v));
+      buffers.push(m.step_us.buffer, m.loss.buffer);
+    }
+    self.postMessage({ type: 'done', result, graphs: JSON.stringify(graphs), wallMs: performance.now() - started }, buffers);
   } catch (error) {
     self.postMessage({ type: 'error', name: error.name, message: error.message });
   }
