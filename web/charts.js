@@ -9,7 +9,7 @@ export const MODE_COLORS = {
 
 const REDRAW_MS = 250;
 /** Above this many steps a chart draws one point per bucket of steps (the bucket's max, last or mean value). */
-const MAX_DRAWN = 3000;
+const MAX_DRAWN = 1200;
 
 export class StepChart {
   /**
