@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test: for the native preset the doctest suite and the install check, for
-# the wasm preset the same doctest suite under Node, the JS bridge tests and the browser test of the page.
+# Builds everything and runs every test: for the native preset the doctest suite, the examples and the install
+# check; for the asan preset the same suite under AddressSanitizer + UndefinedBehaviorSanitizer; for the wasm
+# preset the same suite under Node, the examples under Node, the JS API tests and the browser tests of the page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # em++'s JS optimizer needs Debian's node modules
@@ -12,7 +13,7 @@ seconds() { echo $(( $(date +%s) - $1 )); }
 echo "=== setup ==="
 scripts/setup.sh test
 
-for preset in native wasm; do
+for preset in native asan wasm; do
   echo; echo "=== $preset: configure + build ==="
   t=$(date +%s)
   cmake --preset "$preset" >/dev/null

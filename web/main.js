@@ -119,8 +119,9 @@ function begin(config) {
   $('progress').replaceChildren(...config.modes.map((mode) => {
     const row = document.createElement('div');
     row.className = 'progress-row';
-    row.innerHTML = `<span class="swatch" style="background:${MODE_COLORS[mode]}"></span><span class="mode">${mode}</span>` +
+    row.innerHTML = `<span class="swatch"></span><span class="mode">${mode}</span>` +
       `<progress max="${config.steps}" value="0" aria-label="${mode} progress"></progress><span class="rate">waiting</span>`;
+    row.querySelector('.swatch').style.background = MODE_COLORS[mode];  // CSSOM: allowed by the page's CSP
     row.dataset.mode = mode;
     return row;
   }));

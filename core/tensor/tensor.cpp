@@ -16,6 +16,13 @@ std::atomic<std::uint64_t> allocation_counter{0};
 
 constexpr std::size_t kAlignment = 64;
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPoolBlocks = false;  // under AddressSanitizer every buffer is a fresh allocation: reuse would hide
+                                     // a use-after-free from it
+#else
+constexpr bool kPoolBlocks = true;
+#endif
+
 /// Recycles small freed blocks by size class (multiples of 64 bytes up to 16 KiB, at most 64 blocks a class):
 /// an eager step frees and allocates the same small sizes over and over, and aligned allocation is the slow
 /// path of malloc (glibc and emscripten's dlmalloc alike). Never destroyed, so buffers that die during
@@ -30,7 +37,7 @@ class BlockPool {
   }
   /// A block of `rounded` bytes (a multiple of kAlignment), or nullptr when the allocator has none.
   void* take(std::size_t rounded) {
-    if (rounded <= kMaxBytes) {
+    if (kPoolBlocks && rounded <= kMaxBytes) {
       std::lock_guard lock(mutex_);
       auto& list = free_[rounded / kAlignment];
       if (!list.empty()) {
@@ -42,7 +49,7 @@ class BlockPool {
     return std::aligned_alloc(kAlignment, rounded);
   }
   void give(void* block, std::size_t rounded) noexcept {
-    if (rounded <= kMaxBytes) {
+    if (kPoolBlocks && rounded <= kMaxBytes) {
       std::lock_guard lock(mutex_);
       auto& list = free_[rounded / kAlignment];
       if (list.size() < kMaxBlocksPerClass) {
