@@ -37,30 +37,27 @@ constexpr const char* kUsage = R"(usage: ragged_model [options]
   -h, --help          this text
 )";
 
-std::int64_t parse_int(std::string_view flag, const std::string& text) {
+/// `text` read whole by `read` (std::stoll, std::stod); InvalidArgument naming the flag otherwise.
+template <class Read>
+auto parse_whole(std::string_view flag, const std::string& text, const char* expected, Read read) {
   std::size_t used = 0;
-  long long value = 0;
+  decltype(read(text, &used)) value{};
   try {
-    value = std::stoll(text, &used);
+    value = read(text, &used);
   } catch (const std::exception&) {
     used = 0;
   }
   if (used == 0 || used != text.size())
-    throw tl::InvalidArgument(tl::detail::cat(flag, ": expected an integer, got '", text, "'"));
+    throw tl::InvalidArgument(tl::detail::cat(flag, ": expected ", expected, ", got '", text, "'"));
   return value;
 }
 
+std::int64_t parse_int(std::string_view flag, const std::string& text) {
+  return parse_whole(flag, text, "an integer", [](const std::string& t, std::size_t* used) { return std::stoll(t, used); });
+}
+
 double parse_real(std::string_view flag, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    throw tl::InvalidArgument(tl::detail::cat(flag, ": expected a number, got '", text, "'"));
-  return value;
+  return parse_whole(flag, text, "a number", [](const std::string& t, std::size_t* used) { return std::stod(t, used); });
 }
 
 std::vector<std::int64_t> parse_list(std::string_view flag, const std::string& text) {
