@@ -26,12 +26,7 @@ using graph::ValueRef;
 using testing::f32;
 using testing::i32;
 
-/// True when two tensors have the same dtype and shape and bit-identical elements.
-bool same_bits(const Tensor& a, const Tensor& b) {
-  if (!a.defined() || !b.defined() || !(a.meta() == b.meta())) return false;
-  auto bytes = static_cast<std::size_t>(a.num_elements()) * dtype_size(a.dtype());
-  return bytes == 0 || std::memcmp(a.impl().buffer->data(), b.impl().buffer->data(), bytes) == 0;
-}
+using testing::same_bits;
 
 /// Runs `exec` on `inputs` and returns how many tensor buffers the call allocated.
 std::uint64_t allocations_of_run(Executor& exec, const std::vector<Tensor>& inputs) {

@@ -45,14 +45,7 @@ float from_bits(std::uint32_t value) {
   return out;
 }
 
-/// True when two constants have the same meta and bit-identical elements.
-bool same_bits(const Tensor& a, const Tensor& b) {
-  if (!(a.meta() == b.meta())) return false;
-  auto bytes = static_cast<std::size_t>(a.num_elements()) * dtype_size(a.dtype());
-  return visit_dtype(a.dtype(), [&](auto tag) {
-    return std::memcmp(a.data<decltype(tag)>(), b.data<decltype(tag)>(), bytes) == 0;
-  });
-}
+using testing::same_bits;
 
 /// A two-output op that is not in the registry: splits the last dim into its first element and the rest.
 const OpDef& head_tail_op() {

@@ -3,12 +3,21 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <span>
 #include <vector>
 
 #include "tracelab/tracelab.h"
 
 namespace tl::testing {
+
+/// True when two tensors have the same dtype and shape and bit-identical elements (an empty tensor has no data
+/// pointer: compared by meta only).
+inline bool same_bits(const Tensor& a, const Tensor& b) {
+  if (!a.defined() || !b.defined() || !(a.meta() == b.meta())) return false;
+  auto bytes = static_cast<std::size_t>(a.num_elements()) * dtype_size(a.dtype());
+  return bytes == 0 || std::memcmp(a.impl().buffer->data(), b.impl().buffer->data(), bytes) == 0;
+}
 
 /// A float32 / int32 meta; dims may be -1 (unknown), as while tracing.
 inline TensorMeta f32(Shape shape) { return {float32, std::move(shape)}; }
