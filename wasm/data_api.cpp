@@ -26,9 +26,7 @@ HandleTable<data::Iterator>& iterators() {
 std::vector<TensorSpec> to_specs(const val& js, const std::string& what) {
   TL_CHECK(is_array(js), InvalidArgument, what, ": the output signature must be an array of TensorSpecs");
   std::vector<TensorSpec> specs;
-  for (unsigned i = 0, n = length_of(js); i < n; ++i)
-    specs.emplace_back(Shape(to_ints(js[i]["shape"], what + " shape")),
-                       dtype_from_name(js[i]["dtype"].isUndefined() ? "float32" : js[i]["dtype"].as<std::string>()));
+  for (unsigned i = 0, n = length_of(js); i < n; ++i) specs.push_back(to_spec(js[i], what + "[" + std::to_string(i) + "]"));
   return specs;
 }
 
@@ -43,12 +41,6 @@ val specs_to_js(const std::vector<TensorSpec>& specs) {
   return out;
 }
 
-val element_to_js(const data::Element& element) {
-  val out = val::array();
-  for (const Tensor& t : element) out.call<void>("push", val(tensors().add(t)));
-  return out;
-}
-
 template <class Make>
 val make_dataset(Make&& make) {
   return guarded([&] { return val(datasets().add(make())); });
@@ -58,9 +50,7 @@ val make_dataset(Make&& make) {
 
 val dataset_from_slices(const val& components) {
   return make_dataset([&] {
-    std::vector<Tensor> parts;
-    for (unsigned i = 0, n = length_of(components); i < n; ++i) parts.push_back(tensors().get(components[i].as<double>()));
-    return Dataset::from_tensor_slices(std::move(parts));
+    return Dataset::from_tensor_slices(tensors_of(components, "fromTensorSlices"));
   });
 }
 
@@ -75,11 +65,7 @@ val dataset_from_generator(const val& start_pass, const val& signature) {
         if (!result["done"].isUndefined() && result["done"].as<bool>()) return std::nullopt;
         if (!result["error"].isUndefined())
           rethrow_as(result["error"]["name"].as<std::string>(), result["error"]["message"].as<std::string>());
-        data::Element element;
-        val ids = result["outputs"];
-        for (unsigned i = 0, n = length_of(ids); i < n; ++i) element.push_back(tensors().get(ids[i].as<double>()));
-        for (unsigned i = 0, n = length_of(ids); i < n; ++i) tensors().remove(ids[i].as<double>());
-        return element;
+        return data::Element(take_tensors(result["outputs"], "fromGenerator: an element"));
       });
     };
     return Dataset::from_generator(factory, to_specs(signature, "fromGenerator"));
@@ -118,9 +104,7 @@ val dataset_transform(double id, const std::string& kind, const val& a) {
         for (unsigned i = 0, n = length_of(a["paddedShapes"]); i < n; ++i)
           shapes.emplace_back(to_ints(a["paddedShapes"][i], "paddedBatch: paddedShapes"));
       std::vector<Tensor> values;
-      if (!a["paddingValues"].isUndefined())
-        for (unsigned i = 0, n = length_of(a["paddingValues"]); i < n; ++i)
-          values.push_back(tensors().get(a["paddingValues"][i].as<double>()));
+      if (!a["paddingValues"].isUndefined()) values = tensors_of(a["paddingValues"], "paddedBatch: paddingValues");
       return ds.padded_batch(num("batchSize"), shapes, values, flag("dropRemainder"));
     }
     if (kind == "take") return ds.take(num("count"));
@@ -162,7 +146,7 @@ val iterator_new(double dataset) {
 val iterator_next(double id) {
   return guarded([&] {
     std::optional<data::Element> element = iterators().get(id).get_next();
-    return element ? element_to_js(*element) : val::null();
+    return element ? handles_of(*element) : val::null();
   });
 }
 

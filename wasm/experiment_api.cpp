@@ -68,14 +68,12 @@ val ragged_run(const val& config_js, const val& progress, double every, bool inc
     RaggedConfig config = to_config(config_js);
     TL_CHECK(every >= 1, InvalidArgument, "ragged experiment: progressEvery must be >= 1");
     std::size_t reported = 0, traced_reported = 0;
-    experiments::RaggedMode last_mode = config.modes.front();
-    bool first = true;
+    std::size_t last_mode = config.modes.size();  // no mode reported yet
     experiments::RaggedProgressFn report;
     if (!progress.isUndefined() && !progress.isNull()) {
       report = [&](const experiments::RaggedProgress& p) {
-        if (first || p.mode != last_mode) reported = traced_reported = 0;
-        first = false;
-        last_mode = p.mode;
+        if (p.mode_index != last_mode) reported = traced_reported = 0;  // a new mode: its steps start at 0
+        last_mode = p.mode_index;
         const auto& r = *p.partial;
         val info = val::object();
         info.set("mode", std::string(experiments::mode_name(p.mode)));

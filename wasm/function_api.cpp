@@ -37,13 +37,8 @@ FunctionOptions to_options(const val& js) {
   if (!signature.isUndefined() && !signature.isNull()) {
     TL_CHECK(is_array(signature), InvalidArgument, options.name, ": inputSignature must be an array of TensorSpecs");
     std::vector<TensorSpec> specs;
-    for (unsigned i = 0, n = length_of(signature); i < n; ++i) {
-      val spec = signature[i];
-      Ints dims = to_ints(spec["shape"], options.name + ": inputSignature[" + std::to_string(i) + "].shape");
-      std::string dtype = spec["dtype"].isUndefined() ? "float32" : spec["dtype"].as<std::string>();
-      std::string name = spec["name"].isUndefined() || spec["name"].isNull() ? "" : spec["name"].as<std::string>();
-      specs.emplace_back(Shape(dims), dtype_from_name(dtype), name);
-    }
+    for (unsigned i = 0, n = length_of(signature); i < n; ++i)
+      specs.push_back(to_spec(signature[i], options.name + ": inputSignature[" + std::to_string(i) + "]"));
     options.input_signature = InputSignature(std::move(specs));
   }
   return options;
@@ -57,9 +52,7 @@ detail::CallArgs to_call(const val& args, const std::string& name) {
     val a = args[i];
     std::string kind = a["kind"].as<std::string>();
     if (kind == "tensor") detail::collect_arg(call, tensors().get(a["id"].as<double>()));
-    else if (kind == "spec")
-      detail::collect_arg(call, TensorSpec(Shape(to_ints(a["shape"], name + ": TensorSpec shape")),
-                                           dtype_from_name(a["dtype"].as<std::string>())));
+    else if (kind == "spec") detail::collect_arg(call, to_spec(a, name + ": argument " + std::to_string(i)));
     else if (kind == "variable") detail::collect_arg(call, variables().get(a["id"].as<double>()));
     else if (kind == "bool") detail::collect_arg(call, a["value"].as<bool>());
     else if (kind == "string") detail::collect_arg(call, a["value"].as<std::string>());
@@ -101,9 +94,7 @@ val function_call(double id, const val& args) {
     std::vector<Tensor> outputs = f.core->call(to_call(args, name), [trampoline](const std::vector<Tensor>& symbolic) {
       return call_js(trampoline, symbolic);
     });
-    val out = val::array();
-    for (const Tensor& t : outputs) out.call<void>("push", val(tensors().add(t)));
-    return out;
+    return handles_of(outputs);
   });
 }
 
@@ -174,30 +165,23 @@ bool function_dispose(double id) { return functions().remove(id); }
 val cond(double pred, const val& true_fn, const val& false_fn) {
   return guarded([&] {
     val t = true_fn, f = false_fn;
-    std::vector<Tensor> out = detail::cond_impl(tensors().get(pred), [t] { return call_js(t, {}); },
-                                                [f] { return call_js(f, {}); });
-    val ids = val::array();
-    for (const Tensor& x : out) ids.call<void>("push", val(tensors().add(x)));
-    return ids;
+    return handles_of(detail::cond_impl(tensors().get(pred), [t] { return call_js(t, {}); },
+                                        [f] { return call_js(f, {}); }));
   });
 }
 
 val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, double maximum_iterations) {
   return guarded([&] {
     val c = cond_fn, b = body_fn;
-    std::vector<Tensor> vars;
-    for (unsigned i = 0, n = length_of(loop_vars); i < n; ++i) vars.push_back(tensors().get(loop_vars[i].as<double>()));
     std::vector<Tensor> out = tl::while_loop(
         [c](const std::vector<Tensor>& v) {
           auto r = call_js(c, v);
           TL_CHECK(r.size() == 1, InvalidArgument, "whileLoop: cond must return one bool tensor, got ", r.size());
           return r[0];
         },
-        [b](const std::vector<Tensor>& v) { return call_js(b, v); }, std::move(vars),
+        [b](const std::vector<Tensor>& v) { return call_js(b, v); }, tensors_of(loop_vars, "whileLoop: loopVars"),
         WhileOptions{.maximum_iterations = static_cast<std::int64_t>(maximum_iterations)});
-    val ids = val::array();
-    for (const Tensor& x : out) ids.call<void>("push", val(tensors().add(x)));
-    return ids;
+    return handles_of(out);
   });
 }
 

@@ -57,6 +57,14 @@ HandleTable<Tensor>& tensors();
 HandleTable<Variable>& variables();
 /// The handle of a core Variable: the same handle every time it is asked for, while that handle is alive.
 double variable_handle(const Variable& variable);
+/// A new handle per tensor, as a JS array.
+emscripten::val handles_of(const std::vector<Tensor>& list);
+/// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).
+std::vector<Tensor> tensors_of(const emscripten::val& ids, const std::string& what);
+/// The same, releasing the handles: the tensors' ownership passes from JS to C++.
+std::vector<Tensor> take_tensors(const emscripten::val& ids, const std::string& what);
+/// A TensorSpec from a JS {shape (-1 = any), dtype = 'float32', name?}.
+TensorSpec to_spec(const emscripten::val& spec, const std::string& what);
 /// Calls a JS trampoline with handles of `inputs`; it answers {outputs: [handles]} or {error: {name, message}}.
 /// Every handle made for the call is released (the outputs after they are read); a JS error is rethrown as the
 /// matching tl::Error, so C++ unwinds normally (a trace in progress ends cleanly).

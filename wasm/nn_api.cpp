@@ -208,8 +208,7 @@ val metric_new(const std::string& type, const val& config) {
 val metric_update(double id, const val& inputs) {
   return guarded([&] {
     auto& metric = *metric_table().get(id);
-    std::vector<Tensor> in;
-    for (unsigned i = 0, n = length_of(inputs); i < n; ++i) in.push_back(tensors().get(inputs[i].as<double>()));
+    std::vector<Tensor> in = tensors_of(inputs, metric.name() + ".updateState");
     if (auto* mean = dynamic_cast<metrics::Mean*>(&metric)) {
       TL_CHECK(in.size() == 1, InvalidArgument, "Mean.updateState takes one tensor, got ", in.size());
       mean->update_state(in[0]);

@@ -35,13 +35,7 @@ HandleTable<std::unique_ptr<GradientTape>>& tapes() {
 }
 
 std::vector<Tensor> call_js(const val& callback, const std::vector<Tensor>& inputs) {
-  val ids = val::array();
-  std::vector<double> made;
-  for (const Tensor& t : inputs) {
-    double id = tensors().add(t);
-    made.push_back(id);
-    ids.call<void>("push", val(id));
-  }
+  val ids = handles_of(inputs);
   val result = callback(ids);
   std::vector<Tensor> outputs;
   std::string error_kind, error_message;
@@ -49,11 +43,9 @@ std::vector<Tensor> call_js(const val& callback, const std::vector<Tensor>& inpu
     error_kind = result["error"]["name"].as<std::string>();
     error_message = result["error"]["message"].as<std::string>();
   } else {
-    val out = result["outputs"];
-    for (unsigned i = 0, n = length_of(out); i < n; ++i) outputs.push_back(tensors().get(out[i].as<double>()));
-    for (unsigned i = 0, n = length_of(out); i < n; ++i) tensors().remove(out[i].as<double>());
+    outputs = take_tensors(result["outputs"], "a JS callback's outputs");
   }
-  for (double id : made) tensors().remove(id);
+  for (unsigned i = 0, n = length_of(ids); i < n; ++i) tensors().remove(ids[i].as<double>());
   if (!error_kind.empty()) rethrow_as(error_kind, error_message);
   return outputs;
 }
@@ -156,6 +148,8 @@ std::vector<Tensor> run(const std::string& name, std::vector<Tensor> inputs, con
   return outputs;
 }
 
+}  // namespace
+
 val handles_of(const std::vector<Tensor>& list) {
   val out = val::array();
   for (const Tensor& t : list) out.call<void>("push", val(tensors().add(t)));
@@ -173,7 +167,19 @@ std::vector<Tensor> tensors_of(const val& ids, const std::string& what) {
   return out;
 }
 
-}  // namespace
+std::vector<Tensor> take_tensors(const val& ids, const std::string& what) {
+  std::vector<Tensor> out = tensors_of(ids, what);
+  for (unsigned i = 0, n = length_of(ids); i < n; ++i) tensors().remove(ids[i].as<double>());
+  return out;
+}
+
+TensorSpec to_spec(const val& spec, const std::string& what) {
+  TL_CHECK(spec.typeOf().as<std::string>() == "object" && !spec.isNull(), InvalidArgument, what,
+           " must be a TensorSpec {shape, dtype}");
+  std::string dtype = spec["dtype"].isUndefined() ? "float32" : spec["dtype"].as<std::string>();
+  std::string name = spec["name"].isUndefined() || spec["name"].isNull() ? "" : spec["name"].as<std::string>();
+  return TensorSpec(Shape(to_ints(spec["shape"], what + ".shape")), dtype_from_name(dtype), name);
+}
 
 std::string version() { return tl::version; }
 

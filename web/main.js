@@ -6,7 +6,6 @@ import { drawGraph } from './inspector.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('experiment');
-const ALL_MODES = ['eager', 'function', 'signature', 'relaxed', 'loop', 'bucketed'];
 
 // ---------------------------------------------------------------- the form ----
 const integer = (text) => (/^-?\d+$/.test(text.trim()) ? Number(text) : NaN);
@@ -87,7 +86,7 @@ function handle(message) {
     $('core-status').textContent = 'The core is loaded: choose modes and press Run.';
     $('run').disabled = false;
   } else if (message.type === 'progress') {
-    onProgress(message.report, message.wallMs);
+    onProgress(message.report);
   } else if (message.type === 'done') {
     run.graphsText = message.graphs;
     finish(message.result, false);
@@ -132,7 +131,7 @@ function begin(config) {
   worker.postMessage({ type: 'run', config: { ...config, maxRetracingWarnings: -1 }, progressEvery: Math.max(50, Math.round(config.steps / 100)) });
 }
 
-function onProgress(report, wallMs) {
+function onProgress(report) {
   const mode = run?.modes[report.mode];
   if (!mode) return;
   mode.stepUs.push(...report.stepUs);
@@ -154,7 +153,6 @@ function onProgress(report, wallMs) {
   row.querySelector('.rate').textContent = report.stepsDone === report.stepsTotal
     ? `${report.stepsDone} steps, ${Math.round(perSecond)} steps/s`
     : `${Math.round(perSecond)} steps/s, ~${eta.toFixed(1)} s left`;
-  void wallMs;
 }
 
 /** The run ended (result from the worker, or Stop with the steps received so far). */
@@ -163,14 +161,13 @@ function finish(result, stopped) {
   run.result = result ?? partialResult();
   run.stopped = stopped;
   setRunning(false);
-  startWorkerIfNeeded(stopped);
+  if (stopped) startWorker();  // the stopped worker was terminated: a fresh one for the next run
   renderSummary(run.result);
   // The graph layout takes a while for big graphs: after the page has drawn the summary.
   (window.requestIdleCallback ?? ((fn) => setTimeout(fn, 50)))(() => renderInspector(run.result));
   $('core-status').textContent = stopped ? 'Stopped: the steps so far are shown.' : 'Done. Hover the markers, inspect the graphs, export the data.';
 }
 
-function startWorkerIfNeeded(stopped) { if (stopped) startWorker(); }
 
 /** A result document built from the progress reports (after Stop: no graphs, no warnings). */
 function partialResult() {
@@ -330,4 +327,4 @@ $('drop-first').onchange = () => {
 
 loadSettingsFromUrl();
 startWorker();
-window.playground = { toCsv, get run() { return run; }, ALL_MODES };
+window.playground = { toCsv, get run() { return run; } };

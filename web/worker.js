@@ -9,12 +9,11 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'run') return;
   try {
     const tl = await ready;
-    const started = performance.now();
     const result = tl.experiments.runRagged(data.config, {
       progressEvery: data.progressEvery,
       includeGraphs: true,
       onProgress: (report) => {
-        self.postMessage({ type: 'progress', report, wallMs: performance.now() - started },
+        self.postMessage({ type: 'progress', report },
                          [report.stepUs.buffer, report.loss.buffer]);
       },
     });
@@ -31,7 +30,7 @@ self.onmessage = async ({ data }) => {
       m.loss = Float32Array.from(m.loss, (v) => (v === null ? NaN : v));
       buffers.push(m.step_us.buffer, m.loss.buffer);
     }
-    self.postMessage({ type: 'done', result, graphs: JSON.stringify(graphs), wallMs: performance.now() - started }, buffers);
+    self.postMessage({ type: 'done', result, graphs: JSON.stringify(graphs) }, buffers);
   } catch (error) {
     self.postMessage({ type: 'error', name: error.name, message: error.message });
   }

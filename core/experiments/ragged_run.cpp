@@ -71,15 +71,17 @@ class ModeRun {
       after(i);
       if (i + 1 == result_.heap_check_step) result_.heap_bytes_at_check = heap_bytes();
       if (i + 1 == config_.steps) result_.heap_bytes_at_end = heap_bytes();
-      if (!report(i + 1 == config_.steps, micros(start, Clock::now()) / 1000)) return false;
+      if (!report(i + 1 == config_.steps, [&] { return micros(start, Clock::now()) / 1000; })) return false;
     }
     return true;
   }
 
   /// Calls the progress callback every progress_every steps and at the end; false when it asks to stop.
-  bool report(bool last, double elapsed_ms) {
+  /// `elapsed_ms()` is read only when a report is due (no clock read per step otherwise).
+  template <class Elapsed>
+  bool report(bool last, Elapsed&& elapsed_ms) {
     if (!progress_ || (!last && result_.steps % progress_every_ != 0)) return true;
-    return progress_(RaggedProgress{result_.mode, mode_index_, result_.steps, config_.steps, elapsed_ms, &result_});
+    return progress_(RaggedProgress{result_.mode, mode_index_, result_.steps, config_.steps, elapsed_ms(), &result_});
   }
 
   /// Reads the last call's record of a tl::function: traced steps, retraces, warnings; then forgets the records.
@@ -214,7 +216,7 @@ bool run_loop(ModeRun& run, const Data& data) {
                                           train.concrete_functions()[0]->pretty_signature()});
   if (!record.warning.empty()) result.warnings.push_back(record.warning);
   run.describe_functions(train);
-  return run.report(true, static_cast<double>(TimestampLog::now() - start) / 1e6);
+  return run.report(true, [&] { return static_cast<double>(TimestampLog::now() - start) / 1e6; });
 }
 
 }  // namespace

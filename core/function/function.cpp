@@ -130,14 +130,10 @@ std::vector<Tensor> FunctionCore::call(CallArgs call, const TraceBody& body) {
   std::vector<Tensor> tensors;
   for (const Tensor& t : call.tensors)
     if (t.defined()) tensors.push_back(t);
-  if (!s.options.record_timings) {
-    std::vector<Tensor> outputs = function->call(tensors);
-    s.calls.push_back(std::move(record));
-    return outputs;
-  }
-  auto start = Clock::now();
+  const bool timed = s.options.record_timings;
+  auto start = timed ? Clock::now() : Clock::time_point{};
   std::vector<Tensor> outputs = function->call(tensors);
-  record.execute_us = micros_since(start);
+  if (timed) record.execute_us = micros_since(start);
   s.calls.push_back(std::move(record));
   return outputs;
 }

@@ -361,7 +361,7 @@ void fused_matmul_gradient(const GradContext& c, std::span<Tensor> d) {
   Tensor dz = g;
   switch (activation_of(c.attrs)) {
     case Activation::none: break;
-    case Activation::relu: dz = where(greater(y, 0), g, zeros_like(g)); break;
+    case Activation::relu: dz = relu_grad(g, y); break;
     case Activation::sigmoid: dz = g * y * (1.f - y); break;
     case Activation::tanh: dz = g * (1.f - square(y)); break;
   }

@@ -126,13 +126,9 @@ Tensor zero_where(const Tensor& mask, const Tensor& g) { return where(mask, zero
 void grad_abs(const GradContext& c, Grads d) {
   d[0] = where(greater(c.input(0), 0), c.grad(), where(less(c.input(0), 0), neg(c.grad()), zeros_like(c.grad())));
 }
-/// relu'(x) = 1 for x > 0, else 0 (0 at x = 0, as TensorFlow)
-/// relu: g where the output is positive (y > 0 exactly when x > 0), as one relu_grad op. Reading the output,
-/// not x, leaves x used only by relu, so fuse_matmul can fold the activation into a fused_matmul.
-void grad_relu(const GradContext& c, Grads d) {
-  static const OpDef& relu_grad = OpRegistry::global().get("relu_grad");
-  d[0] = execute(relu_grad, {c.grad(), c.output()});
-}
+/// relu'(x) = 1 for x > 0, else 0 (0 at x = 0, as TensorFlow), read from the output (y > 0 exactly when x > 0)
+/// as one relu_grad op: x is then used only by relu, so fuse_matmul can fold the activation into a fused_matmul.
+void grad_relu(const GradContext& c, Grads d) { d[0] = relu_grad(c.grad(), c.output()); }
 /// x + y: g to both, summed over broadcast dims
 void grad_add(const GradContext& c, Grads d) {
   d[0] = unbroadcast(c.grad(), c.input(0).shape());
@@ -212,8 +208,7 @@ void register_math_ops(OpRegistry& r) {
          [](const auto& g, const auto& y) { return relu_grad_of(g, y); },
          [](const auto& g, const auto& y) { return relu_grad_of(g, y); })
       .gradient([](const GradContext& c, Grads d) {
-        static const OpDef& self = OpRegistry::global().get("relu_grad");
-        d[0] = unbroadcast(execute(self, {c.grad(), c.input(1)}), c.input(0).shape());
+        d[0] = unbroadcast(relu_grad(c.grad(), c.input(1)), c.input(0).shape());
         d[1] = zeros_like(c.input(1));
       });
   unary(r, "sigmoid", "1 / (1 + e^-x)", [](const auto& x) { return (1.f + (-x).exp()).inverse(); })
@@ -287,6 +282,11 @@ void register_math_ops(OpRegistry& r) {
         });
       })
       .gradient(grad_clip);
+}
+
+Tensor relu_grad(const Tensor& g, const Tensor& y) {
+  static const OpDef& op = OpRegistry::global().get("relu_grad");
+  return execute(op, {g, y});
 }
 
 }  // namespace detail

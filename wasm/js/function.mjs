@@ -36,19 +36,12 @@ export function makeFunction(engine, isVariable) {
     if (typeof fn !== 'function') throw new InvalidArgument('tl.function: expected a function');
     const name = options.name ?? (fn.name || 'function');
     let currentArgs = null;   // the JS arguments of the call being traced
-    let structure = 'single'; // what fn returned when last traced: 'single' | 'array' | 'none'
-
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
     const trampoline = engine.trampoline(fn, name, (symbolic) => {
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
-    const traceAndRemember = (ids) => {
-      const answer = trampoline(ids);
-      if (answer.outputs) structure = engine.lastStructure;
-      return answer;
-    };
-    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, traceAndRemember));
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
 
     const call = (...args) => {
       currentArgs = args;
@@ -60,7 +53,8 @@ export function makeFunction(engine, isVariable) {
           const last = calls[calls.length - 1];
           if (last && last.traced) options.onTrace({ reason: last.reason, warning: last.warning, traceUs: last.traceUs });
         }
-        return structure === 'none' ? undefined : structure === 'array' ? outputs : outputs[0];
+        // Shaped as fn returned it when last traced (tensor, array or nothing).
+        return trampoline.structure === 'none' ? undefined : trampoline.structure === 'array' ? outputs : outputs[0];
       } finally {
         currentArgs = null;
       }
@@ -111,8 +105,9 @@ export function makeFunction(engine, isVariable) {
    * Eagerly a plain branch; inside tl.function one cond node holding both branches as sub-graphs.
    */
   function cond(pred, trueFn, falseFn) {
-    const ids = guard(() => core.cond(pred.id, engine.trampoline(trueFn, 'cond: trueFn'), engine.trampoline(falseFn, 'cond: falseFn')));
-    const structure = engine.lastStructure;
+    const whenTrue = engine.trampoline(trueFn, 'cond: trueFn'), whenFalse = engine.trampoline(falseFn, 'cond: falseFn');
+    const ids = guard(() => core.cond(pred.id, whenTrue, whenFalse));
+    const structure = whenTrue.structure ?? whenFalse.structure;  // eagerly only one branch ran
     const outputs = ids.map((i) => engine.wrap(i));
     return structure === 'array' ? outputs : outputs[0];
   }

@@ -37,10 +37,11 @@ export class Engine {
   /**
    * A trampoline for the core: (ids) => {outputs: [ids]} | {error}. `fn` gets the tensors for `ids` as separate
    * arguments (through `makeArgs` when given) and returns a tensor, an array of tensors or nothing. Tensors
-   * made during the call are disposed afterwards; the core releases the inputs and the returned outputs.
+   * made during the call are disposed afterwards; the core releases the inputs and the returned outputs. The
+   * trampoline's `structure` says what `fn` returned last: 'single', 'array' or 'none' (undefined before a call).
    */
   trampoline(fn, name, makeArgs = (tensors) => tensors) {
-    return (ids) => {
+    const trampoline = (ids) => {
       const inputs = ids.map((id) => this.wrap(id));
       const scope = [];
       this.scopes.push(scope);
@@ -50,7 +51,7 @@ export class Engine {
         outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
         for (const [i, out] of outputs.entries())
           if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
-        this.lastStructure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
+        trampoline.structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
         return { outputs: outputs.map((t) => t.id) };
       } catch (error) {
         outputs = [];
@@ -63,6 +64,7 @@ export class Engine {
         for (const t of released) this.forget(t);
       }
     };
+    return trampoline;
   }
 
   tidy(fn) {

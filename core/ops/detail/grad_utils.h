@@ -19,4 +19,8 @@ inline Tensor unbroadcast(const Tensor& grad, const Shape& shape) {
   return reshape(summed, shape.dims());
 }
 
+/// relu's gradient from its output: g where y > 0, else 0 — the relu_grad op (math_ops.cpp), shared by relu's
+/// rule, relu_grad's own rule and fused_matmul's relu activation.
+Tensor relu_grad(const Tensor& g, const Tensor& y);
+
 }  // namespace tl::detail
