@@ -1,0 +1,185 @@
+// Lesson 2 — graphs vs eager: when does tl::function make code faster?
+//
+// Two workloads, each run eagerly and as a traced tl::function, timed as the median over repeated samples:
+//   * many small ops: a chain of tiny dense layers, tanh(h @ w + b), on an (8, 16) batch — 3 ops per layer;
+//   * one big op: a single 3x3 conv2d over a (1, S, S, C) image.
+// Eagerly every op pays a fixed dispatch cost (checking inputs, inferring the output shape, allocating the
+// result, asking the tape and tracer hooks); a traced graph pays it once, when tracing, then runs a planned
+// schedule — and its optimizer fuses matmul + bias + tanh into one node. For many small ops that dispatch cost
+// is most of the time; for one convolution the kernel's arithmetic is, so the graph gains almost nothing
+// (TensorFlow's tf.function guide shows the same). The program checks that the traced results equal the eager
+// ones and that each function traced once; timings are printed, never asserted.
+//
+// Build: cmake --build --preset native --target graphs_vs_eager
+// Run:   build/native/examples/graphs_vs_eager [--repeats 15] [--layers 40] [--conv-size 64] [--conv-channels 32]
+//        node build/wasm/examples/graphs_vs_eager.js --repeats 5
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <tracelab/tracelab.h>
+
+#include "flags.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::int64_t repeats = 15;
+  std::int64_t layers = 40;
+  std::int64_t conv_size = 64;
+  std::int64_t conv_channels = 32;
+};
+
+/// One workload's measurements.
+struct Measurement {
+  std::string name;
+  std::int64_t ops_per_call = 0;  ///< ops an eager call dispatches
+  std::size_t graph_nodes = 0;    ///< nodes of the optimized graph
+  double trace_us = 0;            ///< tracing and optimizing (the first call; later calls only run)
+  double eager_us = 0;            ///< median per call
+  double traced_us = 0;           ///< median per call
+  bool results_equal = false;
+  int tracing_count = 0;
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+double elapsed_us(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+/// Median µs per call of `call` over `repeats` samples; each sample runs enough calls to last about 2 ms, so
+/// the clock's resolution does not matter even for sub-microsecond calls.
+double time_per_call_us(const std::function<void()>& call, std::int64_t repeats, tl::ProgressBar& bar,
+                        std::int64_t& step) {
+  Clock::time_point pilot = Clock::now();
+  call();
+  double pilot_us = std::max(elapsed_us(pilot), 0.05);
+  std::int64_t calls_per_sample = std::max<std::int64_t>(1, static_cast<std::int64_t>(2000.0 / pilot_us));
+  std::vector<double> samples;
+  for (std::int64_t r = 0; r < repeats; ++r) {
+    Clock::time_point start = Clock::now();
+    for (std::int64_t i = 0; i < calls_per_sample; ++i) call();
+    samples.push_back(elapsed_us(start) / static_cast<double>(calls_per_sample));
+    bar.update(++step);
+  }
+  return median(samples);
+}
+
+/// True when a and b have one shape and agree to a relative 1e-5 (fusion may reorder float arithmetic).
+bool nearly_equal(const tl::Tensor& a, const tl::Tensor& b) {
+  if (a.shape() != b.shape()) return false;
+  std::vector<float> x = a.to_vector<float>(), y = b.to_vector<float>();
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::abs(x[i] - y[i]) > 1e-5f * std::max(1.f, std::abs(y[i]))) return false;
+  return true;
+}
+
+/// Times `body` eagerly and as a tl::function on `input`; checks the results agree.
+template <class Body>
+Measurement measure(std::string name, std::int64_t ops_per_call, Body body, const tl::Tensor& input,
+                    const Options& options, tl::ProgressBar& bar, std::int64_t& step) {
+  Measurement m{.name = std::move(name), .ops_per_call = ops_per_call};
+  auto traced = tl::function(body, {.name = "traced", .record_timings = false});
+  tl::Tensor traced_result = traced(input);
+  m.trace_us = traced.calls().front().trace_us;
+  m.results_equal = nearly_equal(traced_result, body(input));
+  m.graph_nodes = traced.concrete_functions()[0]->graph().num_nodes();
+  m.eager_us = time_per_call_us([&] { body(input); }, options.repeats, bar, step);
+  m.traced_us = time_per_call_us([&] { traced(input); }, options.repeats, bar, step);
+  m.tracing_count = traced.tracing_count();
+  return m;
+}
+
+/// A chain of `layers` tiny dense layers on an (8, 16) batch: tanh(h @ w + b), 3 ops each.
+Measurement measure_small_ops(const Options& options, tl::ProgressBar& bar, std::int64_t& step) {
+  tl::Generator generator(1);
+  tl::Variable w(generator.uniform({16, 16}, -0.4, 0.4), "w");
+  tl::Variable b(generator.uniform({16}, -0.1, 0.1), "b");
+  auto chain = [&w, &b, layers = options.layers](const tl::Tensor& x) {
+    tl::Tensor h = x;
+    for (std::int64_t i = 0; i < layers; ++i) h = tl::tanh(tl::matmul(h, w) + b);
+    return h;
+  };
+  std::string name = std::to_string(options.layers) + " x tanh(h @ w + b), h (8, 16)";
+  return measure(name, 3 * options.layers, chain, generator.uniform({8, 16}, -1, 1), options, bar, step);
+}
+
+/// One 3x3 conv2d of a (1, size, size, channels) image to `channels` feature maps.
+Measurement measure_convolution(const Options& options, tl::ProgressBar& bar, std::int64_t& step) {
+  tl::Generator generator(2);
+  std::int64_t size = options.conv_size, channels = options.conv_channels;
+  tl::Variable filters(generator.uniform({3, 3, channels, channels}, -0.1, 0.1), "filters");
+  auto convolve = [&filters](const tl::Tensor& image) { return tl::conv2d(image, filters, {1, 1}, "SAME"); };
+  std::string name = "conv2d (1, " + std::to_string(size) + ", " + std::to_string(size) + ", " +
+                     std::to_string(channels) + ") * (3, 3, " + std::to_string(channels) + ", " +
+                     std::to_string(channels) + ")";
+  return measure(name, 1, convolve, generator.uniform({1, size, size, channels}), options, bar, step);
+}
+
+void print_table(const std::vector<Measurement>& rows) {
+  std::printf("\n%-46s %8s %7s %14s %15s %13s\n", "workload", "ops/call", "nodes", "eager us/call", "traced us/call",
+              "eager/traced");
+  for (const Measurement& m : rows)
+    std::printf("%-46s %8lld %7zu %14.2f %15.2f %12.2fx\n", m.name.c_str(), static_cast<long long>(m.ops_per_call),
+                m.graph_nodes, m.eager_us, m.traced_us, m.eager_us / m.traced_us);
+  std::printf("\ntracing + optimizing, once per new input signature: %.0f us and %.0f us\n", rows[0].trace_us,
+              rows[1].trace_us);
+}
+
+void print_explanation(const Measurement& small, const Measurement& conv, const Options& options) {
+  double multiply_adds = 9.0 * static_cast<double>(options.conv_size * options.conv_size) *
+                         static_cast<double>(options.conv_channels * options.conv_channels);
+  double saved_per_op = (small.eager_us - small.traced_us) / static_cast<double>(small.ops_per_call);
+  std::printf(
+      "\nWhy:\n"
+      "  * Eagerly, each op is dispatched on its own: inputs checked, output shape inferred, a result allocated,\n"
+      "    the tape and tracer hooks consulted. The small-op chain spends %.2f us per call on %lld such ops;\n"
+      "    the graph saves about %.2f us per op, because it dispatched them once while tracing, runs a\n"
+      "    precomputed schedule with planned buffers, and fused each matmul + bias + tanh (%zu nodes left).\n"
+      "  * The convolution is one op whose kernel does ~%.0f million multiply-adds; at %.0f us per call the\n"
+      "    dispatch cost (a fraction of a microsecond) is lost in the noise: tracing gains nothing, %.2fx.\n"
+      "  * Trace what runs many times and does many small things (a train step); expect nothing from tracing\n"
+      "    one big kernel. Tracing itself costs time once per new input signature.\n",
+      small.eager_us, static_cast<long long>(small.ops_per_call), saved_per_op, small.graph_nodes, multiply_adds / 1e6,
+      conv.traced_us, conv.eager_us / conv.traced_us);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  examples::Flags flags("graphs_vs_eager", "times many small ops and one conv2d, eagerly and traced");
+  flags.integer("--repeats", &options.repeats, 1, 1000, "timed samples per measurement (the median is shown)")
+      .integer("--layers", &options.layers, 1, 1000, "tiny dense layers in the small-op chain")
+      .integer("--conv-size", &options.conv_size, 4, 512, "height and width of the conv2d image")
+      .integer("--conv-channels", &options.conv_channels, 1, 256, "input and output channels of the conv2d");
+  if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
+  try {
+    std::cout << "graphs vs eager: median of " << options.repeats << " samples per measurement\n";
+    tl::ProgressBar bar(4 * options.repeats);
+    std::int64_t step = 0;
+    Measurement small = measure_small_ops(options, bar, step);
+    Measurement conv = measure_convolution(options, bar, step);
+    bar.finish();
+    print_table({small, conv});
+    print_explanation(small, conv, options);
+    bool ok = small.results_equal && conv.results_equal && small.tracing_count == 1 && conv.tracing_count == 1;
+    std::cout << "\ncheck: traced results equal eager, one trace each: " << (ok ? "yes" : "NO") << "\n";
+    return ok ? 0 : 1;
+  } catch (const tl::Error& e) {
+    std::cerr << "graphs_vs_eager: " << e.kind() << ": " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,462 @@
+// Lesson 6 — Keras-style models: a shared trunk with two heads, transfer, export, a dynamic RNN, summaries.
+//
+//   1. A trunk (Sequential: Dense 32 relu, Dense 16 relu) feeds head 1 (3 classes) and head 2 (yes/no). Both
+//      tasks are generated from one hidden "teacher" representation, so what the trunk learns for task 1 helps
+//      task 2. Phase 1 trains trunk + head 1 on task 1 (1024 examples). Phase 2 fine-tunes only head 2 on task 2
+//      (64 examples): only head 2's variables go to tape.gradient and the optimizer, and the trunk's bits are
+//      compared before and after. For comparison, the same head is trained on an untrained (frozen) trunk.
+//   2. The trunk is exported to a checkpoint and restored into a fresh trunk; both give bit-identical outputs.
+//   3. A dynamic RNN: a SimpleRNNCell run by tl::while_loop over the time steps inside a traced train step, on
+//      padded batches of sequences of 1..12 steps; each sequence's state stops at its own length. One trace
+//      serves every batch (an input signature with unknown batch and time dims).
+//   4. Every step's loss is written as a scalar summary (JSON Lines), read back and plotted in the terminal.
+// The program checks the trunk's bits, the restored outputs, the single RNN trace with its while_loop node, that
+// padding does not change a sequence's result, the summary file, and (after enough steps) that each task beats
+// chance; it exits 1 if a check fails.
+//
+// Build: cmake --build --preset native --target keras_transfer
+// Run:   build/native/examples/keras_transfer [--steps 300] [--fine-tune-steps 150] [--rnn-steps 300] [--quick]
+//        node build/wasm/examples/keras_transfer.js --quick
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <tracelab/tracelab.h>
+
+#include "flags.h"
+
+namespace {
+
+using tl::Tensor;
+using tl::Variable;
+using tl::data::Dataset;
+using tl::data::Element;
+using namespace tl::layers;
+
+struct Options {
+  std::int64_t steps = 300;
+  std::int64_t fine_tune_steps = 150;
+  std::int64_t rnn_steps = 300;
+  std::int64_t seed = 3;
+  std::string checkpoint = "keras_transfer_trunk.tlc";
+  std::string summaries = "keras_transfer_scalars.jsonl";
+  bool quick = false;
+};
+
+bool check(bool holds, const std::string& what) {
+  std::cout << "  check: " << what << ": " << (holds ? "ok" : "FAILED") << "\n";
+  return holds;
+}
+
+/// Whether the run is long enough to expect every model to beat chance clearly (the default run is); otherwise the
+/// accuracy checks are skipped.
+bool trained_enough(const Options& options) {
+  return !options.quick && options.steps >= 200 && options.fine_tune_steps >= 100 && options.rnn_steps >= 200;
+}
+
+// ---- two tasks from one teacher ----
+
+struct TaskData {
+  Tensor x, labels;
+};
+
+struct Tasks {
+  TaskData task1_train, task1_test, task2_train, task2_test;
+};
+
+/// x (n, 8) normal; the teacher's hidden features tanh(x A) and scores hidden B (3 per example) decide both
+/// labels: task 1 is the class with the highest score (int32), task 2 — a new question about the same
+/// features — whether score 0 beats score 2 (float32 (n, 1)).
+Tasks make_tasks(std::uint64_t seed) {
+  tl::Generator teacher(seed);
+  Tensor a = teacher.uniform({8, 12}, -1, 1), b = teacher.uniform({12, 3}, -1, 1);
+  Tensor c = tl::matmul(b, tl::constant({1.f, 0.f, -1.f}, {3, 1}));
+  auto sample = [&](std::int64_t count, std::uint64_t data_seed, int task) {
+    Tensor x = tl::Generator(data_seed).normal({count, 8});
+    Tensor hidden = tl::tanh(tl::matmul(x, a));
+    if (task == 1) return TaskData{x, tl::argmax(tl::matmul(hidden, b), 1)};
+    return TaskData{x, tl::cast(tl::greater(tl::matmul(hidden, c), 0.f), tl::float32)};
+  };
+  return {sample(1024, seed + 1, 1), sample(512, seed + 2, 1), sample(64, seed + 3, 2), sample(512, seed + 4, 2)};
+}
+
+std::shared_ptr<Sequential> make_trunk(std::uint64_t seed) {
+  return std::make_shared<Sequential>(
+      LayerList{std::make_shared<Dense>(32, DenseOptions{.activation = "relu", .seed = seed}),
+                std::make_shared<Dense>(16, DenseOptions{.activation = "relu", .seed = seed + 1})},
+      "trunk");
+}
+
+using VariableList = std::function<std::vector<Variable>()>;
+
+/// Trains the variables `trainable()` lists — and only those — of `model` on shuffled batches of 32 for `steps`
+/// steps with a traced step; writes each step's loss to `writer` as "<tag>/loss". The list is read after the
+/// forward pass, when the layers have built (like model.trainable_variables in a Keras train step).
+void fit(const std::string& tag, Layer& model, const VariableList& trainable, const tl::losses::Loss& loss_fn,
+         const TaskData& data, std::int64_t steps, tl::summary::ScalarWriter& writer) {
+  tl::optimizers::Adam optimizer(0.01);
+  auto train_step = tl::function(
+      [&](const Tensor& x, const Tensor& labels) {
+        tl::GradientTape tape;
+        Tensor loss = loss_fn(labels, model(x, /*training=*/true));
+        std::vector<Variable> variables = trainable();
+        optimizer.apply_gradients(tape.gradient(loss, variables), variables);
+        return loss;
+      },
+      {.name = tag + "_step"});
+  Dataset batches = Dataset::from_tensor_slices({data.x, data.labels})
+                        .shuffle(data.x.shape()[0], 5)
+                        .batch(32, /*drop_remainder=*/true)
+                        .repeat()
+                        .take(steps);
+  tl::ProgressBar bar(steps);
+  std::int64_t step = 0;
+  for (const Element& batch : batches) {
+    Tensor loss = train_step(batch[0], batch[1]);
+    writer.scalar(tag + "/loss", loss, step);
+    bar.update(++step, {{"loss", loss.item<float>()}});
+  }
+  bar.finish();
+}
+
+float accuracy(tl::metrics::MeanMetricWrapper&& metric, const Tensor& labels, const Tensor& predictions) {
+  metric.update_state(labels, predictions);
+  return metric.result().item<float>();
+}
+
+/// Every variable's values, copied (a later in-place update cannot change them).
+std::vector<std::vector<float>> copy_values(const std::vector<Variable>& variables) {
+  std::vector<std::vector<float>> values;
+  for (const Variable& v : variables) values.push_back(v.value().to_vector<float>());
+  return values;
+}
+
+bool same_bits(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].size() != b[i].size() || std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(float)) != 0)
+      return false;
+  return true;
+}
+
+bool same_bits(const Tensor& a, const Tensor& b) { return same_bits({a.to_vector<float>()}, {b.to_vector<float>()}); }
+
+// ---- 1. shared trunk, two heads ----
+
+struct Heads {
+  std::shared_ptr<Sequential> trunk, path1, path2;
+  std::shared_ptr<Dense> head2;
+};
+
+/// Phase 2 again, but on a trunk that never saw task 1 (random and frozen): what the transfer is worth.
+float fine_tune_on_untrained_trunk(const Tasks& tasks, const Options& options, tl::summary::ScalarWriter& writer) {
+  auto head = std::make_shared<Dense>(1, DenseOptions{.seed = static_cast<std::uint64_t>(options.seed) + 20});
+  auto path = std::make_shared<Sequential>(LayerList{make_trunk(static_cast<std::uint64_t>(options.seed) + 50), head});
+  tl::losses::BinaryCrossentropy binary_loss(/*from_logits=*/true);
+  fit(
+      "untrained_trunk", *path, [&] { return head->trainable_variables(); }, binary_loss, tasks.task2_train,
+      options.fine_tune_steps, writer);
+  return accuracy(tl::metrics::BinaryAccuracy(0.0), tasks.task2_test.labels, (*path)(tasks.task2_test.x));
+}
+
+bool train_two_heads(const Tasks& tasks, const Heads& model, const Options& options,
+                     tl::summary::ScalarWriter& writer) {
+  std::cout << "1. phase 1: trunk + head 1 on task 1 (" << tasks.task1_train.x.shape()[0] << " examples, "
+            << options.steps << " steps)\n";
+  tl::losses::SparseCategoricalCrossentropy class_loss(/*from_logits=*/true);
+  fit(
+      "task1", *model.path1, [&] { return model.path1->trainable_variables(); }, class_loss, tasks.task1_train,
+      options.steps, writer);
+  float task1 =
+      accuracy(tl::metrics::SparseCategoricalAccuracy(), tasks.task1_test.labels, (*model.path1)(tasks.task1_test.x));
+  (*model.path2)(tasks.task2_train.x);  // builds head 2, so its starting values can be copied
+  std::vector<std::vector<float>> trunk_before = copy_values(model.trunk->variables());
+  std::vector<std::vector<float>> head2_before = copy_values(model.head2->variables());
+  std::cout << "   task 1 test accuracy: " << task1 << " (chance 0.33)\n"
+            << "   phase 2: only head 2 on task 2 (" << tasks.task2_train.x.shape()[0] << " examples, "
+            << options.fine_tune_steps << " steps); variables given to the tape and the optimizer:";
+  for (const Variable& v : model.head2->trainable_variables()) std::cout << " " << v.name();
+  std::cout << "\n";
+  tl::losses::BinaryCrossentropy binary_loss(/*from_logits=*/true);
+  fit(
+      "task2", *model.path2, [&] { return model.head2->trainable_variables(); }, binary_loss, tasks.task2_train,
+      options.fine_tune_steps, writer);
+  float task2 = accuracy(tl::metrics::BinaryAccuracy(0.0), tasks.task2_test.labels, (*model.path2)(tasks.task2_test.x));
+  float baseline = fine_tune_on_untrained_trunk(tasks, options, writer);
+  bool trunk_unchanged = same_bits(trunk_before, copy_values(model.trunk->variables()));
+  bool head2_changed = !same_bits(head2_before, copy_values(model.head2->variables()));
+  std::cout << "   task 2 test accuracy: " << task2
+            << " (chance about 0.5); the same head on an untrained trunk: " << baseline << "\n";
+  bool ok = check(trunk_unchanged && head2_changed, "phase 2 left every trunk bit as it was and changed head 2");
+  if (trained_enough(options)) ok = check(task1 > 0.6f && task2 > 0.65f, "both tasks well above chance") && ok;
+  return ok;
+}
+
+// ---- 2. export the trunk, restore it into a fresh one ----
+
+/// Restores `path`, written from `saved` (group "trunk"), into `target` — a trunk of the same architecture — by
+/// position. Checkpoint keys are "<group>/<variable name>" and layer names are unique per process, so a fresh
+/// trunk in this process has other names ("dense_5/kernel"); stand-in variables carrying the saved names read
+/// the file, then their values are assigned in order. (In a new process the same model gets the same names and
+/// tl::Checkpoint::restore works directly.)
+void restore_by_position(const std::string& path, const std::vector<Variable>& saved, std::vector<Variable> target) {
+  std::vector<Variable> stand_ins;
+  for (const Variable& v : saved) stand_ins.emplace_back(tl::zeros(v.shape(), v.dtype()), v.name(), v.trainable());
+  tl::Checkpoint({{"trunk", stand_ins}}).restore(path);
+  for (std::size_t i = 0; i < target.size(); ++i) target[i].assign(stand_ins[i].value());
+}
+
+bool export_and_restore(const Heads& model, const Tasks& tasks, const Options& options) {
+  std::cout << "\n2. export the trunk to " << options.checkpoint << " and restore it into a fresh trunk\n";
+  tl::Checkpoint({{"trunk", model.trunk->variables()}}).save(options.checkpoint);
+  std::shared_ptr<Sequential> fresh = make_trunk(static_cast<std::uint64_t>(options.seed) + 100);
+  const Tensor& x = tasks.task2_test.x;
+  Tensor original = (*model.trunk)(x), before = (*fresh)(x);  // the call builds the fresh trunk
+  restore_by_position(options.checkpoint, model.trunk->variables(), fresh->variables());
+  Tensor after = (*fresh)(x);
+  std::cout << "   fresh trunk's variables:";
+  for (const Variable& v : fresh->variables()) std::cout << " " << v.name();
+  std::cout << "\n   largest output difference to the trained trunk: before restoring "
+            << tl::reduce_max(tl::abs(before - original)).item<float>() << ", after "
+            << tl::reduce_max(tl::abs(after - original)).item<float>() << "\n";
+  return check(!same_bits(before, original) && same_bits(after, original),
+               "the restored trunk's outputs are bit-identical to the trained trunk's");
+}
+
+// ---- 3. a dynamic RNN: tl::while_loop over time ----
+
+/// A SimpleRNNCell stepped by tl::while_loop up to the longest sequence of the batch, then a Dense logit.
+struct SequenceClassifier {
+  std::shared_ptr<SimpleRNNCell> cell;
+  std::shared_ptr<Dense> output;
+
+  /// x (batch, time, features), zero-padded; lengths (batch,) int32 >= 1. A sequence's state stops changing
+  /// after its own length, so the padding never reaches it.
+  Tensor operator()(const Tensor& x, const Tensor& lengths) const {
+    Tensor first = (*cell)(tl::gather(x, tl::scalar(0), 1));  // step 0 from the zero state (builds the cell)
+    Tensor longest = tl::reduce_max(lengths);
+    auto more_steps = [longest](const std::vector<Tensor>& v) { return tl::less(v[0], longest); };
+    auto step = [&](const std::vector<Tensor>& v) {
+      Tensor next = (*cell)(tl::gather(x, v[0], 1), v[1]);
+      Tensor running = tl::expand_dims(tl::less(v[0], lengths), 1);  // (batch, 1)
+      return std::vector<Tensor>{v[0] + 1, tl::where(running, next, v[1])};
+    };
+    Tensor last_state = tl::while_loop(more_steps, step, {tl::scalar(1), first})[1];
+    return (*output)(last_state);
+  }
+
+  std::vector<Variable> trainable_variables() const {
+    std::vector<Variable> all = cell->trainable_variables(), head = output->trainable_variables();
+    all.insert(all.end(), head.begin(), head.end());
+    return all;
+  }
+};
+
+/// `count` sequences {x (L, 1) uniform in [-1, 1], L (int32), label (1,): 1 if the sum of x is positive}, L in 1..12.
+Dataset make_sequences(std::int64_t count, std::uint64_t seed) {
+  auto elements = std::make_shared<std::vector<Element>>();
+  tl::Generator generator(seed);
+  for (std::int64_t i = 0; i < count; ++i) {
+    auto length = static_cast<std::int32_t>(1 + generator.next_u32() % 12);
+    Tensor x = generator.uniform({length, 1}, -1, 1);
+    float label = tl::reduce_sum(x).item<float>() > 0 ? 1.f : 0.f;
+    elements->push_back({x, tl::scalar(length), tl::constant({label})});
+  }
+  auto factory = [elements] {
+    return [elements, next = std::size_t{0}]() mutable -> std::optional<Element> {
+      if (next == elements->size()) return std::nullopt;
+      return (*elements)[next++];
+    };
+  };
+  return Dataset::from_generator(factory,
+                                 {tl::TensorSpec({-1, 1}), tl::TensorSpec({}, tl::int32), tl::TensorSpec({1})});
+}
+
+/// What training the RNN showed about tracing.
+struct RnnTraining {
+  int tracing_count = 0;
+  std::size_t graph_nodes = 0, while_loops = 0, padded_lengths = 0;
+  std::string signatures;
+};
+
+/// Trains `model` with a traced step whose signature leaves batch and time unknown; writes "rnn/loss".
+RnnTraining fit_sequences(const SequenceClassifier& model, const Options& options, tl::summary::ScalarWriter& writer) {
+  tl::losses::BinaryCrossentropy loss_fn(/*from_logits=*/true);
+  tl::optimizers::Adam optimizer(0.01);
+  auto train_step = tl::function(
+      [&](const Tensor& x, const Tensor& lengths, const Tensor& labels) {
+        tl::GradientTape tape;
+        Tensor loss = loss_fn(labels, model(x, lengths));
+        std::vector<Variable> variables = model.trainable_variables();
+        optimizer.apply_gradients(tape.gradient(loss, variables), variables);
+        return loss;
+      },
+      {.input_signature = {tl::TensorSpec({-1, -1, 1}, tl::float32, "x"), tl::TensorSpec({-1}, tl::int32, "lengths"),
+                           tl::TensorSpec({-1, 1}, tl::float32, "labels")},
+       .name = "rnn_step"});
+  Dataset batches = make_sequences(512, static_cast<std::uint64_t>(options.seed) + 10)
+                        .shuffle(512, 6)
+                        .padded_batch(16, {}, {}, /*drop_remainder=*/true)
+                        .repeat()
+                        .take(options.rnn_steps);
+  tl::ProgressBar bar(options.rnn_steps);
+  std::int64_t step = 0;
+  std::set<std::int64_t> padded_lengths;
+  for (const Element& batch : batches) {
+    padded_lengths.insert(batch[0].shape()[1]);
+    Tensor loss = train_step(batch[0], batch[1], batch[2]);
+    writer.scalar("rnn/loss", loss, step);
+    bar.update(++step, {{"loss", loss.item<float>()}});
+  }
+  bar.finish();
+  const tl::graph::Graph& graph = train_step.concrete_functions()[0]->graph();
+  return {train_step.tracing_count(), graph.num_nodes(), graph.op_counts()["while_loop"], padded_lengths.size(),
+          train_step.pretty_printed_concrete_signatures()};
+}
+
+bool train_dynamic_rnn(const Options& options, tl::summary::ScalarWriter& writer) {
+  std::cout << "\n3. a dynamic RNN (tl::while_loop over time) on sequences of 1..12 steps: is the sum positive?\n";
+  SequenceClassifier model{std::make_shared<SimpleRNNCell>(16, SimpleRNNOptions{.seed = 21}),
+                           std::make_shared<Dense>(1, DenseOptions{.seed = 22})};
+  RnnTraining training = fit_sequences(model, options, writer);
+  Element test =
+      *make_sequences(512, static_cast<std::uint64_t>(options.seed) + 11).padded_batch(512).make_iterator().get_next();
+  Tensor logits = model(test[0], test[1]);  // eagerly: the while_loop is a C++ loop here
+  float test_accuracy = accuracy(tl::metrics::BinaryAccuracy(0.0), test[2], logits);
+  std::int32_t length = test[1].to_vector<std::int32_t>()[0];
+  Tensor alone = model(tl::slice(test[0], {0, 0, 0}, {1, length, 1}), tl::constant({length}));  // no padding at all
+  float padding_effect = std::abs(alone.item<float>() - logits.to_vector<float>()[0]);
+  std::cout << training.signatures << "   traced " << training.tracing_count << " time(s) for " << options.rnn_steps
+            << " batches padded to " << training.padded_lengths << " different lengths; the graph has "
+            << training.graph_nodes << " nodes, " << training.while_loops << " while_loop; test accuracy "
+            << test_accuracy << "\n   sequence 0 (length " << length << ") alone vs padded to " << test[0].shape()[1]
+            << " in the batch: logits differ by " << padding_effect << "\n";
+  bool ok = check(training.tracing_count == 1 && training.while_loops >= 1,
+                  "one trace for every batch shape, the loop over time inside the graph");
+  ok = check(padding_effect <= 1e-5f, "the padding does not change a sequence's result") && ok;
+  if (trained_enough(options)) ok = check(test_accuracy > 0.7f, "the RNN beats chance (about 0.5)") && ok;
+  return ok;
+}
+
+// ---- 4. summaries, read back and plotted ----
+
+using Series = std::vector<std::pair<std::string, std::vector<double>>>;
+
+/// The series in a ScalarWriter file, in order of first appearance: (tag, values in step order).
+Series read_scalars(const std::string& path) {
+  Series series;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::size_t tag = line.find("\"tag\":\""), value = line.find("\"value\":");
+    if (tag == std::string::npos || value == std::string::npos) continue;
+    std::size_t tag_begin = tag + 7, tag_end = line.find('"', tag_begin);
+    std::string name = line.substr(tag_begin, tag_end - tag_begin);
+    auto known = std::find_if(series.begin(), series.end(), [&](const auto& entry) { return entry.first == name; });
+    if (known == series.end()) known = series.insert(series.end(), {name, {}});
+    known->second.push_back(std::strtod(line.c_str() + value + 8, nullptr));
+  }
+  return series;
+}
+
+/// A text chart: each of `width` columns is the mean of its share of the values, drawn as '*' on `height` rows.
+void plot(const std::string& tag, const std::vector<double>& values, int width = 60, int height = 8) {
+  if (values.size() < 2) {
+    std::printf("\n%s: %zu step(s), nothing to plot\n", tag.c_str(), values.size());
+    return;
+  }
+  std::vector<double> columns(static_cast<std::size_t>(std::min<std::size_t>(width, values.size())));
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    std::size_t begin = c * values.size() / columns.size(), end = (c + 1) * values.size() / columns.size();
+    for (std::size_t i = begin; i < end; ++i) columns[c] += values[i] / static_cast<double>(end - begin);
+  }
+  double low = *std::min_element(columns.begin(), columns.end()),
+         high = *std::max_element(columns.begin(), columns.end());
+  std::printf("\n%s: %zu steps, first %.3f, last %.3f\n", tag.c_str(), values.size(), values.front(), values.back());
+  for (int row = height - 1; row >= 0; --row) {
+    std::string line(columns.size(), ' ');
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      int level = high > low ? static_cast<int>((columns[c] - low) / (high - low) * (height - 1) + 0.5) : 0;
+      if (level == row) line[c] = '*';
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    std::printf("%8.3f |%s\n", low + (high - low) * row / std::max(height - 1, 1), line.c_str());
+  }
+  std::printf("         +%s\n          step 0%*s%zu\n", std::string(columns.size(), '-').c_str(),
+              static_cast<int>(columns.size()) - 6, "step ", values.size() - 1);
+}
+
+bool plot_summaries(const Options& options) {
+  std::cout << "\n4. the scalar summaries in " << options.summaries << ", plotted\n";
+  Series series = read_scalars(options.summaries);
+  std::map<std::string, std::size_t> lines;
+  for (const auto& [tag, values] : series) {
+    plot(tag, values);
+    lines[tag] = values.size();
+  }
+  std::cout << "\n";
+  auto steps = [](std::int64_t count) { return static_cast<std::size_t>(count); };
+  return check(lines["task1/loss"] == steps(options.steps) && lines["task2/loss"] == steps(options.fine_tune_steps) &&
+                   lines["untrained_trunk/loss"] == steps(options.fine_tune_steps) &&
+                   lines["rnn/loss"] == steps(options.rnn_steps),
+               "the summary file holds one line per training step of each run");
+}
+
+int run_lesson(const Options& options) {
+  std::remove(options.summaries.c_str());  // ScalarWriter appends; start this run's file afresh
+  tl::summary::ScalarWriter writer(options.summaries);
+  Tasks tasks = make_tasks(static_cast<std::uint64_t>(options.seed));
+  Heads model;
+  model.trunk = make_trunk(static_cast<std::uint64_t>(options.seed));
+  model.head2 =
+      std::make_shared<Dense>(1, DenseOptions{.seed = static_cast<std::uint64_t>(options.seed) + 20, .name = "head2"});
+  model.path1 = std::make_shared<Sequential>(
+      LayerList{model.trunk,
+                std::make_shared<Dense>(
+                    3, DenseOptions{.seed = static_cast<std::uint64_t>(options.seed) + 10, .name = "head1"})},
+      "path1");
+  model.path2 = std::make_shared<Sequential>(LayerList{model.trunk, model.head2}, "path2");
+  bool ok = train_two_heads(tasks, model, options, writer);
+  ok = export_and_restore(model, tasks, options) && ok;
+  ok = train_dynamic_rnn(options, writer) && ok;
+  ok = plot_summaries(options) && ok;
+  std::cout << (ok ? "all checks passed" : "SOME CHECKS FAILED") << "\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  examples::Flags flags("keras_transfer", "a shared trunk with two heads, transfer, export, a dynamic RNN, summaries");
+  flags.integer("--steps", &options.steps, 1, 100000, "phase 1 steps (trunk + head 1)")
+      .integer("--fine-tune-steps", &options.fine_tune_steps, 1, 100000, "phase 2 steps (head 2 only)")
+      .integer("--rnn-steps", &options.rnn_steps, 1, 100000, "dynamic RNN steps")
+      .integer("--seed", &options.seed, 0, 1000000, "data and weights")
+      .path("--checkpoint", &options.checkpoint, "where the trunk is exported")
+      .path("--summaries", &options.summaries, "the scalar summaries file (JSON Lines; replaced)")
+      .toggle("--quick", &options.quick,
+              "a smoke test: at most 40 / 30 / 30 steps (accuracy is checked only after 200 / 100 / 200 or more)");
+  if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
+  if (options.quick) {
+    options.steps = std::min<std::int64_t>(options.steps, 40);
+    options.fine_tune_steps = std::min<std::int64_t>(options.fine_tune_steps, 30);
+    options.rnn_steps = std::min<std::int64_t>(options.rnn_steps, 30);
+  }
+  try {
+    return run_lesson(options);
+  } catch (const tl::Error& e) {
+    std::cerr << "keras_transfer: " << e.kind() << ": " << e.what() << "\n";
+    return 1;
+  }
+}
