@@ -91,10 +91,12 @@ Tasks make_tasks(std::uint64_t seed) {
   return {sample(1024, seed + 1, 1), sample(512, seed + 2, 1), sample(64, seed + 3, 2), sample(512, seed + 4, 2)};
 }
 
+/// The shared trunk. Explicit layer names are kept as given (as in Keras), so every trunk built here has the same
+/// variable names ("trunk_dense_1/kernel", ...) and restores another trunk's checkpoint.
 std::shared_ptr<Sequential> make_trunk(std::uint64_t seed) {
   return std::make_shared<Sequential>(
-      LayerList{std::make_shared<Dense>(32, DenseOptions{.activation = "relu", .seed = seed}),
-                std::make_shared<Dense>(16, DenseOptions{.activation = "relu", .seed = seed + 1})},
+      LayerList{std::make_shared<Dense>(32, DenseOptions{.activation = "relu", .seed = seed, .name = "trunk_dense_1"}),
+                std::make_shared<Dense>(16, DenseOptions{.activation = "relu", .seed = seed + 1, .name = "trunk_dense_2"})},
       "trunk");
 }
 
@@ -205,25 +207,13 @@ bool train_two_heads(const Tasks& tasks, const Heads& model, const Options& opti
 
 // ---- 2. export the trunk, restore it into a fresh one ----
 
-/// Restores `path`, written from `saved` (group "trunk"), into `target` — a trunk of the same architecture — by
-/// position. Checkpoint keys are "<group>/<variable name>" and layer names are unique per process, so a fresh
-/// trunk in this process has other names ("dense_5/kernel"); stand-in variables carrying the saved names read
-/// the file, then their values are assigned in order. (In a new process the same model gets the same names and
-/// tl::Checkpoint::restore works directly.)
-void restore_by_position(const std::string& path, const std::vector<Variable>& saved, std::vector<Variable> target) {
-  std::vector<Variable> stand_ins;
-  for (const Variable& v : saved) stand_ins.emplace_back(tl::zeros(v.shape(), v.dtype()), v.name(), v.trainable());
-  tl::Checkpoint({{"trunk", stand_ins}}).restore(path);
-  for (std::size_t i = 0; i < target.size(); ++i) target[i].assign(stand_ins[i].value());
-}
-
 bool export_and_restore(const Heads& model, const Tasks& tasks, const Options& options) {
   std::cout << "\n2. export the trunk to " << options.checkpoint << " and restore it into a fresh trunk\n";
   tl::Checkpoint({{"trunk", model.trunk->variables()}}).save(options.checkpoint);
   std::shared_ptr<Sequential> fresh = make_trunk(static_cast<std::uint64_t>(options.seed) + 100);
   const Tensor& x = tasks.task2_test.x;
   Tensor original = (*model.trunk)(x), before = (*fresh)(x);  // the call builds the fresh trunk
-  restore_by_position(options.checkpoint, model.trunk->variables(), fresh->variables());
+  tl::Checkpoint({{"trunk", fresh->variables()}}).restore(options.checkpoint);  // same names: a direct restore
   Tensor after = (*fresh)(x);
   std::cout << "   fresh trunk's variables:";
   for (const Variable& v : fresh->variables()) std::cout << " " << v.name();

@@ -1,7 +1,7 @@
 // A static file server for the playground, bound to 127.0.0.1 only. Mounts map URL prefixes to folders:
 //   node scripts/serve.mjs --port 8080 --mount /=web --mount /lib=build/wasm/dist
 // .wasm is served as application/wasm (required for streaming compilation); pages are cross-origin isolated (for
-// fine-grained timers). Prints the URL when ready.
+// fine-grained timers) and carry a Content-Security-Policy (below). Prints the URL when ready.
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -40,6 +40,23 @@ function locate(mounts, urlPath) {
   return null;
 }
 
+// Content-Security-Policy. Pages may run only scripts from this origin (no inline scripts, no eval) and styles from
+// this origin (CodeMirror's styles are constructed style sheets, which a CSP does not govern); images may also be
+// data: URLs (the icon). Workers get their own policy, from their script's response: they also may compile
+// WebAssembly and evaluate code — embind (Emscripten 3.1.6) builds its glue with `new Function`, and the tutorials
+// run the reader's cells as functions made from text. So user code can only ever run inside a worker, which has no
+// DOM and which the page can terminate. connect-src 'self' keeps a cell from sending data anywhere else.
+const PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; worker-src 'self'; " +
+                    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const WORKER_POLICY = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
+
+/** The policy header for a file: pages and worker scripts (by name: *worker.js) get one, other files need none. */
+function securityPolicy(file) {
+  if (extname(file) === '.html') return { 'content-security-policy': PAGE_POLICY };
+  if (/worker\.js$/.test(file)) return { 'content-security-policy': WORKER_POLICY };
+  return {};
+}
+
 export function startServer({ port, mounts }) {
   const server = createServer((request, response) => {
     const urlPath = new URL(request.url, 'http://127.0.0.1').pathname;
@@ -51,6 +68,7 @@ export function startServer({ port, mounts }) {
     response.writeHead(200, {
       'content-type': types[extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
+      ...securityPolicy(file),
       // Cross-origin isolation: browsers then time with performance.now() at 5 µs instead of 100 µs, which the
       // per-step timings need (a traced step takes 20-30 µs). Every asset is same-origin, so nothing breaks.
       'cross-origin-opener-policy': 'same-origin',

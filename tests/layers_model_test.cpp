@@ -123,8 +123,8 @@ TEST_CASE("layers/sequential: add, build on first call, errors name the layer") 
                        tl::ShapeError);
 }
 
-// No SUBCASEs in the summary tests: doctest re-runs a test case's body per subcase, and the second run's layers
-// would get suffixed names ("golden_1").
+// No SUBCASEs in the summary tests: doctest re-runs a test case's body per subcase, and layers with default names
+// would then get suffixed names ("dense_1").
 TEST_CASE("layers/summary: Keras' table with None for the unknown batch dim of a traced call") {
   auto model = small_model("golden", 11);
   CHECK_THROWS_WITH_AS(model->summary(), Contains("not built"), tl::InvalidArgument);

@@ -251,13 +251,13 @@ TEST_CASE("layers/rnn: SimpleRNNCell and SimpleRNN against a hand-written loop")
   CHECK_THROWS_WITH_AS(traced(seq), Contains("the time dim (axis 1) must be known"), tl::ShapeError);
 }
 
-TEST_CASE("layers/names: unique per process, Keras style; weights are <layer>/<weight>") {
+TEST_CASE("layers/names: default names unique per process, explicit names kept (Keras); weights are <layer>/<weight>") {
   auto first = std::make_shared<Flatten>("names_test");
   auto second = std::make_shared<Flatten>("names_test");
-  auto third = std::make_shared<Flatten>("names_test");
   CHECK(first->name() == "names_test");
-  CHECK(second->name() == "names_test_1");
-  CHECK(third->name() == "names_test_2");
+  CHECK(second->name() == "names_test");   // explicit: kept, so a fresh model restores an old one's checkpoint
+  CHECK_THROWS_WITH_AS(Sequential({first, second}, "twins"), Contains("two layers are named 'names_test'"),
+                       tl::InvalidArgument);
   auto d1 = std::make_shared<Dense>(1);
   auto d2 = std::make_shared<Dense>(1);
   CHECK(d1->name().rfind("dense", 0) == 0);

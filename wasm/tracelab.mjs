@@ -83,7 +83,9 @@ export async function loadTracelab() {
      */
     setLogHandler: (handler) => {
       logHandler = handler;
-      core.setLogSink(handler ? (level, text) => { try { logHandler(level, text); } catch { /* ignored */ } } : null);
+      core.setLogSink(handler ? (level, text) => {
+        try { logHandler(level, level === 'print' ? text : errors.inJavaScriptTerms(text)); } catch { /* ignored */ }
+      } : null);
     },
     experiments: makeExperiments(core),
     data: makeData(engine, toTensor),

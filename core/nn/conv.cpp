@@ -30,7 +30,7 @@ Ints ints(const Size2& size) { return {size.height, size.width}; }
 
 // ---- Conv2D ----
 Conv2D::Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions options)
-    : Layer(options.name.empty() ? "conv2d" : options.name),
+    : Layer(options.name, "conv2d"),
       filters_(filters),
       kernel_size_(kernel_size),
       options_(std::move(options)) {
@@ -67,7 +67,7 @@ Variable Conv2D::kernel() const {
 
 // ---- pooling ----
 Pool2D::Pool2D(const char* type, const char* default_name, Size2 pool_size, const Pool2DOptions& options)
-    : Layer(options.name.empty() ? default_name : options.name),
+    : Layer(options.name, default_name),
       pool_(ints(pool_size)),
       strides_(ints(options.strides.value_or(pool_size))) {
   check_positive(type, "pool_size", pool_size);
@@ -88,7 +88,7 @@ AvgPool2D::AvgPool2D(Size2 pool_size, const Pool2DOptions& options)
 Tensor AvgPool2D::call(const Tensor& x, bool) { return avg_pool2d(x, pool_, strides_, padding_); }
 
 // ---- Flatten ----
-Flatten::Flatten(std::string name) : Layer(name.empty() ? "flatten" : name) { input_spec().min_rank = 1; }
+Flatten::Flatten(std::string name) : Layer(name, "flatten") { input_spec().min_rank = 1; }
 
 Tensor Flatten::call(const Tensor& x, bool) {
   std::int64_t rest = 1;

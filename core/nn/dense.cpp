@@ -7,7 +7,7 @@
 namespace tl::layers {
 
 Dense::Dense(std::int64_t units, DenseOptions options)
-    : Layer(options.name.empty() ? "dense" : options.name), units_(units), options_(std::move(options)) {
+    : Layer(options.name, "dense"), units_(units), options_(std::move(options)) {
   TL_CHECK(units > 0, InvalidArgument, "Dense: units must be positive, got ", units);
   check_activation(describe(), options_.activation);
   set_seed(options_.seed);

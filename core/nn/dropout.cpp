@@ -16,7 +16,7 @@ std::int32_t seed_or_draw(const std::optional<std::int32_t>& seed) {
 }  // namespace
 
 Dropout::Dropout(double rate, DropoutOptions options)
-    : Layer(options.name.empty() ? "dropout" : options.name),
+    : Layer(options.name, "dropout"),
       rate_(rate),
       seed_(seed_or_draw(options.seed)),
       counter_(add_state("seed_counter", scalar(std::int32_t{0}))) {

@@ -31,10 +31,19 @@ std::string rank_bounds(const InputSpec& spec) {
 }  // namespace
 
 Layer::Layer(std::string_view name) {
+  check_name(name);
+  name_ = unique_layer_name(name);
+}
+
+Layer::Layer(std::string_view name, std::string_view default_name) {
+  check_name(name.empty() ? default_name : name);
+  name_ = name.empty() ? unique_layer_name(default_name) : std::string(name);
+}
+
+void Layer::check_name(std::string_view name) {
   TL_CHECK(!name.empty(), InvalidArgument, "Layer: the name must not be empty");
   TL_CHECK(name.find('/') == std::string_view::npos, InvalidArgument, "Layer: the name '", name,
            "' must not contain '/' (it separates the layer from the weight in variable names)");
-  name_ = unique_layer_name(name);
 }
 
 void Layer::build(const Shape&) {}
@@ -115,7 +124,13 @@ void Layer::track_layer(std::shared_ptr<Layer> layer) {
   TL_CHECK(layer != nullptr, InvalidArgument, describe(), ": cannot track a null layer");
   TL_CHECK(!layer->contains(this), InvalidArgument, describe(), ": tracking ", layer->describe(),
            " would make a cycle (it already contains this layer)");
-  if (std::find(layers_.begin(), layers_.end(), layer) == layers_.end()) layers_.push_back(std::move(layer));
+  if (std::find(layers_.begin(), layers_.end(), layer) != layers_.end()) return;
+  // Explicit names are kept as given, so two sub-layers could share one; their variables would then share names
+  // (and checkpoint keys). Keras refuses that too.
+  for (const auto& other : layers_)
+    TL_CHECK(other->name() != layer->name(), InvalidArgument, describe(), ": two layers are named '", layer->name(),
+             "'; give each layer of a model its own name");
+  layers_.push_back(std::move(layer));
 }
 
 void Layer::collect(std::vector<OwnedVariable>& out) const {

@@ -9,7 +9,7 @@ namespace tl::layers {
 
 // ---- SimpleRNNCell ----
 SimpleRNNCell::SimpleRNNCell(std::int64_t units, SimpleRNNOptions options)
-    : Layer(options.name.empty() ? "simple_rnn_cell" : options.name), units_(units), options_(std::move(options)) {
+    : Layer(options.name, "simple_rnn_cell"), units_(units), options_(std::move(options)) {
   TL_CHECK(units > 0, InvalidArgument, "SimpleRNNCell: units must be positive, got ", units);
   check_activation(describe(), options_.activation);
   set_seed(options_.seed);
@@ -49,7 +49,7 @@ Tensor SimpleRNNCell::operator()(const Tensor& x, const Tensor& h) {
 
 // ---- SimpleRNN ----
 SimpleRNN::SimpleRNN(std::int64_t units, SimpleRNNOptions options)
-    : Layer(options.name.empty() ? "simple_rnn" : options.name), return_sequences_(options.return_sequences) {
+    : Layer(options.name, "simple_rnn"), return_sequences_(options.return_sequences) {
   options.name.clear();  // the name was this layer's; the cell takes its own
   cell_ = track(std::make_shared<SimpleRNNCell>(units, std::move(options)));
   input_spec().min_rank = input_spec().max_rank = 3;

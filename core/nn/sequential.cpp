@@ -3,7 +3,7 @@
 
 namespace tl::layers {
 
-Sequential::Sequential(LayerList layers, std::string name) : Layer(name.empty() ? "sequential" : name) {
+Sequential::Sequential(LayerList layers, std::string name) : Layer(name, "sequential") {
   for (auto& layer : layers) add(std::move(layer));
 }
 

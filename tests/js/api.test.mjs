@@ -173,6 +173,9 @@ test('tracing: X = 1..10 traces 10 times, once with a signature, twice relaxed; 
       assert.deepEqual(scaled(a, 3).arraySync(), [3, 3]);
     });
     assert.equal(scaled.tracingCount, 2);
+    assert.match(scaled.calls[1].reason, /value changed 2 -> 3 \(a JavaScript number is part of the trace key/);
+    assert.ok(messages.some(([level, text]) => level === 'warning' && /passing JavaScript numbers instead of tensors/.test(text)
+                                               && !/C\+\+|tl::/.test(text)));
 
     let jsPrints = 0;
     messages.length = 0;
@@ -190,6 +193,27 @@ test('tracing: X = 1..10 traces 10 times, once with a signature, twice relaxed; 
   } finally {
     tl.setLogHandler(null);
   }
+});
+
+test('control flow: a branch may return a tensor captured from outside (or an input) and it stays usable', () => {
+  // Regression: the trampoline handed the caller's own handle to the core, which released it, so `() => x` in a
+  // traced tl.cond disposed x and the other branch failed with "neg: input 0: the tensor was disposed".
+  const start = live();
+  const absolute = tl.function((x) => tl.cond(x.greater(0), () => x, () => x.neg()), { name: 'absolute' });
+  tl.tidy(() => {
+    assert.equal(absolute(tl.scalar(-3)).dataSync()[0], 3);
+    assert.equal(absolute(tl.scalar(2)).dataSync()[0], 2);
+    const y = tl.scalar(5);
+    assert.equal(tl.cond(tl.scalar(true, 'bool'), () => y, () => y.neg()).dataSync()[0], 5);   // eager
+    assert.equal(y.dataSync()[0], 5);
+    const [i, same] = tl.whileLoop((k) => k.less(3), (k, v) => [k.add(1), v], [tl.scalar(0), y]);
+    assert.deepEqual([i.dataSync()[0], same.dataSync()[0], y.dataSync()[0]], [3, 5, 5]);
+    const twice = tl.function((x) => tl.cond(x.greater(0), () => [x, x], () => [x.neg(), x]), { name: 'twice' });
+    assert.deepEqual(twice(tl.scalar(-1)).map((t) => t.dataSync()[0]), [1, -1]);
+    twice.dispose();
+  });
+  absolute.dispose();
+  assert.equal(live(), start);
 });
 
 test('tracing: a traced train step with a tape and variables; 20000 steps keep memory and the heap flat', () => {

@@ -38,3 +38,17 @@ export function guard(fn) {
     throw translate(error);
   }
 }
+
+const HOST_KINDS = { float: 'number', int: 'number', bool: 'boolean', string: 'string' };
+
+/**
+ * The core words its retrace reasons and warnings for C++ callers ("a C++ float is part of the trace key",
+ * "tl::function"); from JavaScript the same facts read in JavaScript's terms.
+ */
+export function inJavaScriptTerms(text) {
+  return String(text)
+    .replace(/a C\+\+ (float|int|bool|string)\b/g, (_, kind) => `a JavaScript ${HOST_KINDS[kind]}`)
+    .replace(/C\+\+ numbers/g, 'JavaScript numbers')
+    .replace(/tl::function/g, 'tl.function')
+    .replace('docs/tracing.md (tracing rules)', 'docs/js-api.md (tracing rules)');
+}

@@ -2,7 +2,7 @@
 // trace key by shape and dtype, JS numbers, booleans and strings by value, variables by identity — TF's rules.
 // On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
 // then, tl.print every call); later calls with a matching key only run the graph.
-import { guard, InvalidArgument } from './errors.mjs';
+import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
@@ -42,6 +42,7 @@ export function makeFunction(engine, isVariable) {
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
     const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
+    const callRecords = () => core.functionInfo(id).calls.map((c) => ({ ...c, reason: inJavaScriptTerms(c.reason), warning: inJavaScriptTerms(c.warning) }));
 
     const call = (...args) => {
       currentArgs = args;
@@ -49,7 +50,7 @@ export function makeFunction(engine, isVariable) {
         const ids = guard(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
         const outputs = ids.map((out) => engine.wrap(out));
         if (options.onTrace) {
-          const calls = core.functionInfo(id).calls;
+          const calls = callRecords();
           const last = calls[calls.length - 1];
           if (last && last.traced) options.onTrace({ reason: last.reason, warning: last.warning, traceUs: last.traceUs });
         }
@@ -63,7 +64,7 @@ export function makeFunction(engine, isVariable) {
       /** How many times fn was traced. */
       tracingCount: { get: () => core.functionInfo(id).tracingCount },
       /** One record per call: {index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}. */
-      calls: { get: () => core.functionInfo(id).calls },
+      calls: { get: () => callRecords() },
     });
     /** Every concrete function's signature, TensorFlow's format. */
     call.prettyPrintedConcreteSignatures = () => core.functionInfo(id).signatures;

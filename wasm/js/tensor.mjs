@@ -37,7 +37,7 @@ export class Engine {
   /**
    * A trampoline for the core: (ids) => {outputs: [ids]} | {error}. `fn` gets the tensors for `ids` as separate
    * arguments (through `makeArgs` when given) and returns a tensor, an array of tensors or nothing. Tensors
-   * made during the call are disposed afterwards; the core releases the inputs and the returned outputs. The
+   * made during the call are disposed afterwards; the core releases the inputs and the handles of the returned outputs. The
    * trampoline's `structure` says what `fn` returned last: 'single', 'array' or 'none' (undefined before a call).
    */
   trampoline(fn, name, makeArgs = (tensors) => tensors) {
@@ -52,16 +52,20 @@ export class Engine {
         for (const [i, out] of outputs.entries())
           if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
         trampoline.structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
-        return { outputs: outputs.map((t) => t.id) };
+        // The core releases the handles it gets back. A tensor made in this call hands over its own handle; one
+        // that lives on after the call (an input, or a tensor captured from outside, e.g. `() => x` in tl.cond)
+        // hands over a second handle, so the caller's tensor stays usable.
+        const own = new Set(scope);
+        return { outputs: outputs.map((t) => (own.delete(t) ? t.id : this.core.tensorRetain(t.id))) };
       } catch (error) {
         outputs = [];
         const e = translate(error);
         return { error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } };
       } finally {
         this.scopes.pop();
-        const released = new Set([...inputs, ...outputs]);
-        for (const t of scope) if (!released.has(t)) t.dispose();
-        for (const t of released) this.forget(t);
+        const handedOver = new Set(outputs.filter((t) => scope.includes(t)));
+        for (const t of scope) if (!handedOver.has(t)) t.dispose();
+        for (const t of [...inputs, ...handedOver]) this.forget(t);
       }
     };
     return trampoline;

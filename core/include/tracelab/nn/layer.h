@@ -79,8 +79,11 @@ class Layer {
   void print_summary() const;
 
  protected:
-  /// `name`: the base name ("dense") or a user's name; a suffix "_1", "_2", ... makes it unique in the process.
+  /// `name`: a base name ("my_model"); a suffix "_1", "_2", ... makes it unique in the process.
   explicit Layer(std::string_view name);
+  /// `name`: the user's name, used as is (Keras keeps explicit names, so a fresh model built with the same names
+  /// has the same variable names and restores a checkpoint of the old one); empty = `default_name`, made unique.
+  Layer(std::string_view name, std::string_view default_name);
 
   /// Creates the layer's weights for inputs of `input_shape` (known where the weights need it). Runs once.
   virtual void build(const Shape& input_shape);
@@ -115,6 +118,7 @@ class Layer {
     Variable variable;
     bool is_weight;
   };
+  static void check_name(std::string_view name);
   void track_layer(std::shared_ptr<Layer> layer);
   void check_input(const Tensor& x) const;
   void collect(std::vector<OwnedVariable>& out) const;

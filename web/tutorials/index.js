@@ -1,0 +1,14 @@
+// The tutorials' index page: the list of lessons from lessons.js.
+import { LESSONS, drawNavigation } from './lessons.js';
+
+drawNavigation('index.html');
+document.getElementById('lesson-list').replaceChildren(...LESSONS.map((lesson) => {
+  const item = document.createElement('li');
+  const a = document.createElement('a');
+  a.href = lesson.page;
+  a.textContent = lesson.title;
+  const text = document.createElement('p');
+  text.textContent = `${lesson.summary} (C++: examples/${lesson.example}.cpp)`;
+  item.append(a, text);
+  return item;
+}));

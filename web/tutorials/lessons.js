@@ -1,0 +1,39 @@
+// The tutorials, in reading order: one page each, one C++ example each (examples/), one doc each (docs/tutorials/).
+export const LESSONS = [
+  { page: 'retracing.html', title: '1. Retracing on ragged inputs', example: 'ragged_model',
+    summary: 'Why a model fed inputs of changing length retraces, what an input signature and shape relaxation change, and when the long run pays for the traces.' },
+  { page: 'graphs-vs-eager.html', title: '2. Graphs vs eager', example: 'graphs_vs_eager',
+    summary: 'Many small ops gain a lot from tracing; one big convolution gains little. Measured here, in your browser.' },
+  { page: 'tracing-rules.html', title: '3. Tracing rules', example: 'tracing_rules',
+    summary: 'What goes into the cache key: dtypes and shapes of tensors, values of plain numbers, identity of variables. Concrete functions and the retracing warning.' },
+  { page: 'side-effects.html', title: '4. Side effects and control flow', example: 'side_effects',
+    summary: 'console.log runs once per trace, tl.print on every call; variables created inside a function; a host if on a tensor vs tl.cond; tl.whileLoop.' },
+  { page: 'custom-loop.html', title: '5. A custom training loop with a CNN', example: 'custom_loop_cnn',
+    summary: 'trainOnBatch / validateOnBatch, tf.data-style preprocessing eager vs traced, epochs timed both ways, keeping the best checkpoint.' },
+  { page: 'keras-transfer.html', title: '6. Keras-style models and transfer', example: 'keras_transfer',
+    summary: 'A shared trunk with two heads, fine-tuning a subset of variables, exporting the trunk, a dynamic RNN with a while loop, scalar summaries.' },
+];
+
+/** Fills <nav class="lessons"> with links to every lesson and <nav class="pager"> with the previous and next one. */
+export function drawNavigation(currentPage) {
+  const here = LESSONS.findIndex((lesson) => lesson.page === currentPage);
+  for (const nav of document.querySelectorAll('nav.lessons')) {
+    const links = [link('../index.html', 'Playground'), link('index.html', 'All tutorials'),
+                   ...LESSONS.map((lesson, i) => link(lesson.page, lesson.title, i === here))];
+    nav.replaceChildren(...links);
+  }
+  for (const nav of document.querySelectorAll('nav.pager')) {
+    const parts = [];
+    if (here > 0) parts.push(link(LESSONS[here - 1].page, `← ${LESSONS[here - 1].title}`));
+    if (here >= 0 && here < LESSONS.length - 1) parts.push(link(LESSONS[here + 1].page, `${LESSONS[here + 1].title} →`));
+    nav.replaceChildren(...parts);
+  }
+}
+
+function link(href, text, current = false) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  if (current) a.setAttribute('aria-current', 'page');
+  return a;
+}
