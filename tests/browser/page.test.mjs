@@ -5,28 +5,12 @@
 // build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
-const artifacts = join(root, 'build/test-artifacts');
-mkdirSync(artifacts, { recursive: true });
+import { artifacts, launch } from './launch.mjs';
 
 async function open(t, { width = 1280, height = 900, query = '' } = {}) {
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: join(root, 'web') }] });
-  t.after(() => server.close());
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-           '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  t.after(() => browser.close());
+  const { base, browser } = await launch(t);
   const page = await browser.newPage({ viewport: { width, height }, acceptDownloads: true });
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -44,7 +28,8 @@ test('page: served with the right types; a 500-step run of all modes draws every
   const wasm = await fetch(`${base}/lib/tracelab.web.wasm`);
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
-  assert.equal((await fetch(`${base}/../package.json`)).status, 404);
+  for (const escape of ['/%2e%2e/package-lock.json', '/..%2fpackage-lock.json', '/lib/..%2f..%2fpackage-lock.json'])
+    assert.equal((await fetch(`${base}${escape}`)).status, 404, escape);   // nothing outside the mounted folders
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);  // 5 µs timers instead of 100 µs
   t.diagnostic(`load to interactive: ${loadMs} ms`);
 

@@ -5,30 +5,9 @@
 // build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
 import { LESSONS } from '../../web/tutorials/lessons.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
-const artifacts = join(root, 'build/test-artifacts');
-mkdirSync(artifacts, { recursive: true });
-
-async function launch(t) {
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: join(root, 'web') }] });
-  t.after(() => server.close());
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-           '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  t.after(() => browser.close());
-  return { base: `http://127.0.0.1:${server.address().port}`, browser };
-}
+import { artifacts, launch } from './launch.mjs';
 
 /** Opens a tutorial page and waits for its worker; `problems` collects page errors, console errors and CSP reports. */
 async function openLesson(browser, base, file) {

@@ -1,0 +1,27 @@
+// Shared by the browser tests: the pages served on 127.0.0.1 (web/ at /, the WASM build at /lib/) and Debian's
+// Chromium driven by playwright-core (headless; never downloads a browser). Both close when the test ends.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
+/** Screenshots and downloads of the browser tests. */
+export const artifacts = join(root, 'build/test-artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+/** Starts the server and the browser for test `t`; returns {base (the server's URL), browser}. */
+export async function launch(t) {
+  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: join(root, 'web') }] });
+  t.after(() => server.close());
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  t.after(() => browser.close());
+  return { base: `http://127.0.0.1:${server.address().port}`, browser };
+}
