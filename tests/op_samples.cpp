@@ -122,6 +122,7 @@ std::map<std::string, std::vector<OpSample>> build() {
                      {{ints({4}), constant({1, 0, -2, 5})}, {}}};
   s["random_uniform_like"] = {{{uniform({2, 3}), constant({7, 1})}, {}}, {{ints({4}), constant({-3, 2})}, {}},
                                {{uniform({}), constant({0, 0})}, {}}};
+  s["check_numerics"] = {{{uniform({2, 3})}, {{"message", std::string("sample")}}}, {{uniform({})}, {{"message", std::string("scalar")}}}};
   s["print"] = {{{uniform({2}), ints({3})}, {{"template", std::string("sample print: {} and {}")}}}, {{}, {{"template", std::string("{{no tensors}")}}}};
   {
     static TimestampLog sample_log;  // lives as long as the samples

@@ -2,13 +2,16 @@
 // every time it runs — eagerly at once, inside a traced function on every call of the graph (unlike a C++
 // std::cout in the traced callable, which runs only while tracing). TensorFlow's tf.print. `record_timestamp`
 // appends the steady clock's time to a host-side TimestampLog, so a graph can time its own loop iterations.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "ops/detail/register.h"
+#include "ops/detail/rules.h"
 #include "tracelab/base/log.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/ops/io.h"
@@ -57,6 +60,34 @@ struct TimestampLogTable {
 }  // namespace
 
 void register_io_ops(OpRegistry& registry) {
+  // check_numerics(x): x unchanged (a copy) if it holds no NaN or Inf, else InvalidArgument with the counts and the
+  // first bad index (tf.debugging.check_numerics). side_effects keeps it in graphs even when its output is unused.
+  registry.op("check_numerics")
+      .doc("x itself if it has no NaN or Inf values, else an InvalidArgument naming the message and the counts; d = g")
+      .inputs(1)
+      .traits(trait::side_effects)
+      .attr<std::string>("message", true)
+      .shape_fn([](ShapeContext& c) {
+        expect_dtype(c, 0, {DType::float32});
+        same_as_input(c);
+      })
+      .kernel([](KernelContext& c) {
+        const Tensor& x = c.input(0);
+        const float* in = x.data<float>();
+        const std::int64_t n = x.num_elements();
+        std::int64_t nans = 0, infs = 0, first = -1;
+        for (std::int64_t k = 0; k < n; ++k) {
+          const bool nan = std::isnan(in[k]), inf = std::isinf(in[k]);
+          nans += nan;
+          infs += inf;
+          if ((nan || inf) && first < 0) first = k;
+        }
+        TL_CHECK(first < 0, InvalidArgument, "check_numerics: ", c.attrs.get<std::string>("message"), ": found ", nans,
+                 " NaN and ", infs, " Inf values in ", meta_str(x.meta()), " (first at flat index ", first, ")");
+        std::copy_n(in, n, c.output().mutable_data<float>());
+      })
+      .gradient([](const GradContext& c, std::span<Tensor> d) { d[0] = c.grad(); });
+
   // print(x...): writes template with each "{}" replaced by the next input's values; no outputs.
   registry.op("print")
       .doc("writes a message with tensor values through the log sink each time it runs (tf.print)")
@@ -179,6 +210,15 @@ void record_timestamp(const TimestampLog& log, const Tensor& value) {
   static const OpDef& op = OpRegistry::global().get("record_timestamp");
   TL_CHECK(value.defined(), InvalidArgument, "record_timestamp: the value is an empty Tensor handle");
   tl::execute(op, std::span<const Tensor>(&value, 1), Attrs{{"log", log.id()}}, std::span<Tensor>());
+}
+
+}  // namespace tl
+
+namespace tl {
+
+Tensor check_numerics(const Tensor& x, const std::string& message) {
+  static const OpDef& op = OpRegistry::global().get("check_numerics");
+  return execute(op, {x}, {{"message", message}});
 }
 
 }  // namespace tl

@@ -38,6 +38,10 @@ class PrintBuilder {
 };
 }  // namespace detail
 
+/// x itself if it has no NaN or Inf values; otherwise throws InvalidArgument "check_numerics: <message>: found N NaN
+/// and M Inf values in f32[...] (first at flat index K)" (tf.debugging.check_numerics). float32 only; d = g.
+Tensor check_numerics(const Tensor& x, const std::string& message);
+
 /// Prints tensors (their values) and plain values, separated by spaces, through the log sink.
 template <class... Args>
 void print(const Args&... args) {
