@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: for the native preset the doctest suite, the examples and the install
 # check; for the asan preset the same suite under AddressSanitizer + UndefinedBehaviorSanitizer; for the wasm
-# preset the same suite under Node, the examples under Node, the JS API tests and the browser tests of the page.
+# preset the same suite under Node, the examples under Node, the JS API tests and the browser tests of the page;
+# then the fuzz preset (clang, libFuzzer + ASan + UBSan) and every fuzz target for 15 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # em++'s JS optimizer needs Debian's node modules
@@ -25,6 +26,17 @@ for preset in native asan wasm; do
   ctest --preset "$preset"
   timings+=("$preset tests" "$(seconds "$t")")
 done
+
+echo; echo "=== fuzz: configure + build ==="
+t=$(date +%s)
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+timings+=("fuzz build" "$(seconds "$t")")
+
+echo; echo "=== fuzz: every target for 15 s ==="
+t=$(date +%s)
+scripts/fuzz.sh all 15
+timings+=("fuzz run" "$(seconds "$t")")
 
 echo; echo "=== times ==="
 timings+=("total" "$(seconds "$start")")

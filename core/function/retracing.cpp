@@ -13,7 +13,7 @@ bool same_structure(const TraceKey& a, const TraceKey& b) {
     if (x.index() != y.index()) return false;
     if (const auto* spec = std::get_if<TensorSpec>(&x)) {
       if (!spec->most_specific_common(std::get<TensorSpec>(y))) return false;
-    } else if (!(x == y)) {
+    } else if (!same_arg_key(x, y)) {
       return false;
     }
   }
@@ -47,9 +47,9 @@ void describe_arg(const ArgKey& cached, const ArgKey& call, const std::string& l
       }
     }
   } else if (std::holds_alternative<VariableKey>(cached)) {
-    if (!(cached == call)) out.push_back(label + ": a different Variable (" + arg_key_str(cached) + " -> " +
+    if (!same_arg_key(cached, call)) out.push_back(label + ": a different Variable (" + arg_key_str(cached) + " -> " +
                                          arg_key_str(call) + ")");
-  } else if (!(cached == call)) {
+  } else if (!same_arg_key(cached, call)) {
     out.push_back(label + ": value changed " + arg_key_str(cached) + " -> " + arg_key_str(call) +
                   " (a C++ " + arg_key_kind(call) + " is part of the trace key; pass a tensor to avoid retracing)");
   }

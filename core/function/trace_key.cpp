@@ -1,7 +1,10 @@
 #include "tracelab/function/trace_key.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
-#include <sstream>
 
 namespace tl {
 namespace {
@@ -17,6 +20,17 @@ std::size_t mix(std::size_t seed, std::size_t value) noexcept {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
 
+/// %g with the fewest digits (6 or more) that read back as `value`: "0.5", "1e-07", "0.1", and for the next double
+/// after 0.1 "0.10000000000000002", so two different values never print alike in a retrace reason.
+std::string shortest_real(double value) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (!std::isfinite(value) || std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string arg_key_str(const ArgKey& arg) {
@@ -24,11 +38,7 @@ std::string arg_key_str(const ArgKey& arg) {
                         [](const TensorSpec& spec) { return spec.str(); },
                         [](bool value) { return std::string(value ? "True" : "False"); },
                         [](std::int64_t value) { return std::to_string(value); },
-                        [](double value) {
-                          std::ostringstream out;
-                          out << value;
-                          return out.str();
-                        },
+                        [](double value) { return shortest_real(value); },
                         [](const std::string& value) { return "'" + value + "'"; },
                         [](const VariableKey& v) { return "<Variable " + std::to_string(v.id) + ">"; },
                     },
@@ -38,6 +48,17 @@ std::string arg_key_str(const ArgKey& arg) {
 const char* arg_key_kind(const ArgKey& arg) noexcept {
   static const char* const kinds[] = {"tensor", "bool", "int", "float", "string", "variable"};
   return kinds[arg.index()];
+}
+
+bool same_arg_key(const ArgKey& a, const ArgKey& b) noexcept {
+  const auto* x = std::get_if<double>(&a);
+  const auto* y = std::get_if<double>(&b);
+  if (x != nullptr && y != nullptr) return *x == *y || (std::isnan(*x) && std::isnan(*y));
+  return a == b;
+}
+
+bool operator==(const TraceKey& a, const TraceKey& b) noexcept {
+  return std::equal(a.args_.begin(), a.args_.end(), b.args_.begin(), b.args_.end(), same_arg_key);
 }
 
 bool TraceKey::accepts(const TraceKey& call) const noexcept {
@@ -52,7 +73,7 @@ bool TraceKey::accepts(const TraceKey& call) const noexcept {
         auto want = spec->shape()[static_cast<std::size_t>(d)];
         if (want >= 0 && want != other.shape()[static_cast<std::size_t>(d)]) return false;
       }
-    } else if (!(mine == theirs)) {
+    } else if (!same_arg_key(mine, theirs)) {
       return false;
     }
   }
@@ -70,7 +91,9 @@ std::size_t TraceKey::hash() const noexcept {
                    },
                    [&](bool value) { seed = mix(seed, value); },
                    [&](std::int64_t value) { seed = mix(seed, std::hash<std::int64_t>{}(value)); },
-                   [&](double value) { seed = mix(seed, std::hash<double>{}(value)); },
+                   [&](double value) {  // one hash for every NaN, as they are all equal here
+                     seed = mix(seed, std::isnan(value) ? 0x7ff8u : std::hash<double>{}(value));
+                   },
                    [&](const std::string& value) { seed = mix(seed, std::hash<std::string>{}(value)); },
                    [&](const VariableKey& v) { seed = mix(seed, std::hash<std::uint64_t>{}(v.id)); },
                },

@@ -64,6 +64,9 @@ Json parse(std::string_view text) {
     return Json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     throw InvalidArgument(tl::detail::cat("graph JSON: parse error at byte ", e.byte, ": ", parse_reason(e.what())));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double, e.g. 1e999
+    const char* reason = std::strstr(e.what(), "] ");
+    throw InvalidArgument(tl::detail::cat("graph JSON: ", reason != nullptr ? reason + 2 : e.what()));
   }
 }
 

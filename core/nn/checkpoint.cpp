@@ -25,6 +25,7 @@ using Json = nlohmann::json;
 constexpr std::array<std::uint8_t, 8> kMagic{'T', 'L', 'C', 'K', 'P', 'T', 0, 1};
 constexpr const char* kFormat = "tracelab.checkpoint";
 constexpr std::int64_t kVersion = 1;
+constexpr int kMaxIndexDepth = 16;  // the index needs 3 levels
 
 std::int64_t& fault_after() {
   static std::int64_t bytes = -1;
@@ -102,6 +103,24 @@ std::map<std::string, Slot> read_index(const Json& index, std::size_t data_size,
   for (const auto& [key, variable] : expected)
     if (!slots.count(key)) fail("the file has no value for '", key, "'");
   return slots;
+}
+
+/// The JSON index. nlohmann's dump() (used in messages) recurses, so nesting deeper than the format's 3 levels
+/// plus slack is rejected while parsing, before a crafted file can exhaust the stack.
+Json parse_index(std::span<const std::uint8_t> text) {
+  auto limit_depth = [](int depth, Json::parse_event_t, Json&) {
+    if (depth > kMaxIndexDepth) fail("the index nests deeper than ", kMaxIndexDepth, " levels (the file is corrupt)");
+    return true;
+  };
+  Json index = Json::parse(text.begin(), text.end(), limit_depth, false);
+  if (index.is_discarded()) fail("the index is not valid JSON (the file is corrupt)");
+  return index;
+}
+
+/// A bool is stored as one byte, 0 or 1; any other byte would be an invalid bool once read.
+void check_bools(const std::string& key, std::span<const std::uint8_t> bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] > 1) fail("'", key, "' is bool but element ", i, " is stored as byte ", int{bytes[i]}, ", not 0 or 1");
 }
 
 void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
@@ -193,8 +212,7 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
   for (std::size_t i = 0; i < 4; ++i) index_crc |= static_cast<std::uint32_t>(bytes[16 + i]) << (8 * i);
   if (length > bytes.size() - kHeader) fail("the index is cut off (the file is truncated)");
   if (crc32(bytes.data() + kHeader, length) != index_crc) fail("the index fails its checksum (the file is corrupt)");
-  Json index = Json::parse(bytes.begin() + kHeader, bytes.begin() + kHeader + static_cast<std::ptrdiff_t>(length), nullptr, false);
-  if (index.is_discarded()) fail("the index is not valid JSON (the file is corrupt)");
+  Json index = parse_index(bytes.subspan(kHeader, length));
   std::span<const std::uint8_t> data = bytes.subspan(kHeader + length);
   const std::vector<std::pair<std::string, Variable>> expected = entries();  // the slots point into it
   std::map<std::string, Slot> slots;
@@ -206,6 +224,7 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
   std::vector<std::pair<const Variable*, Tensor>> values;  // everything is checked before anything is assigned
   for (const auto& [key, slot] : slots) {
     if (crc32(data.data() + slot.offset, slot.bytes) != slot.crc) fail("'", key, "' fails its checksum (the file is corrupt)");
+    if (slot.variable->dtype() == DType::bool_) check_bools(key, data.subspan(slot.offset, slot.bytes));
     Tensor value = Tensor::empty(slot.variable->dtype(), slot.variable->shape());
     if (slot.bytes) std::memcpy(const_cast<std::uint8_t*>(bytes_of(value)), data.data() + slot.offset, slot.bytes);
     values.emplace_back(slot.variable, value);

@@ -105,15 +105,27 @@ const Program& program_of(const Attrs& attrs, std::size_t num_inputs) {
   return cache.emplace(std::move(key), std::move(program)).first->second;
 }
 
+std::size_t byte_size(const Tensor& t) { return static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype()); }
+
 /// A scratch tensor of `meta` that nobody else holds, from a per-thread pool: steady-state calls of a fused
-/// kernel allocate no intermediate buffers.
+/// kernel allocate no intermediate buffers. The pool keeps at most 64 tensors and 64 MiB, oldest dropped first;
+/// an intermediate above 16 MiB is allocated per call instead of pinning its memory for the life of the thread.
 Tensor scratch_tensor(const TensorMeta& meta) {
+  constexpr std::size_t kMaxTensors = 64, kMaxBytes = std::size_t{64} << 20, kMaxTensorBytes = std::size_t{16} << 20;
   thread_local std::vector<Tensor> pool;
+  thread_local std::size_t pooled_bytes = 0;
   for (Tensor& t : pool)
     if (t.meta() == meta && t.impl_ptr().use_count() == 1) return t;
-  if (pool.size() >= 64) pool.erase(pool.begin());
-  pool.push_back(Tensor::empty(meta.dtype, meta.shape));
-  return pool.back();
+  Tensor fresh = Tensor::empty(meta.dtype, meta.shape);
+  const std::size_t bytes = byte_size(fresh);
+  if (bytes > kMaxTensorBytes) return fresh;
+  while (!pool.empty() && (pool.size() >= kMaxTensors || pooled_bytes + bytes > kMaxBytes)) {
+    pooled_bytes -= byte_size(pool.front());
+    pool.erase(pool.begin());
+  }
+  pool.push_back(fresh);
+  pooled_bytes += bytes;
+  return fresh;
 }
 
 /// The tensors instruction `ins` reads, from the op's inputs and the results so far.

@@ -16,7 +16,12 @@ std::atomic<std::uint64_t> allocation_counter{0};
 
 constexpr std::size_t kAlignment = 64;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)  // clang says __has_feature(address_sanitizer); g++ defines __SANITIZE_ADDRESS__
+#if __has_feature(address_sanitizer)
+#define TRACELAB_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(TRACELAB_ASAN)
 constexpr bool kPoolBlocks = false;  // under AddressSanitizer every buffer is a fresh allocation: reuse would hide
                                      // a use-after-free from it
 #else

@@ -31,6 +31,9 @@ using ArgKey = std::variant<TensorSpec, bool, std::int64_t, double, std::string,
 std::string arg_key_str(const ArgKey& arg);
 /// Kind of an argument key for messages: "tensor", "bool", "int", "float", "string", "variable".
 const char* arg_key_kind(const ArgKey& arg) noexcept;
+/// Whether two argument keys are the same: specs by dtype and shape, plain values by value, variables by id.
+/// Unlike the variant's ==, a NaN equals a NaN: a key must equal itself, or a call with NaN would retrace forever.
+bool same_arg_key(const ArgKey& a, const ArgKey& b) noexcept;
 
 class TraceKey {
  public:
@@ -48,7 +51,7 @@ class TraceKey {
   /// "(spec, value, ...)"
   std::string str() const;
 
-  friend bool operator==(const TraceKey& a, const TraceKey& b) noexcept { return a.args_ == b.args_; }
+  friend bool operator==(const TraceKey& a, const TraceKey& b) noexcept;
   friend bool operator!=(const TraceKey& a, const TraceKey& b) noexcept { return !(a == b); }
 
  private:

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the fuzz preset (libFuzzer + ASan + UBSan, clang) and runs the fuzz targets of tests/fuzz.
+#
+#   scripts/fuzz.sh                 every target for 15 s (about a minute in all): the run scripts/test.sh does
+#   scripts/fuzz.sh op_call 3600    one target for an hour, for local bug hunting (its corpus grows across runs)
+#   scripts/fuzz.sh all 120         every target for 120 s each
+#
+# Targets: graph_json checkpoint op_call trace_key (docs/reliability.md, "Fuzzing", says what each checks).
+# Each run starts from a copy of the committed seeds (tests/fuzz/corpus/<target>, never modified) in
+# build/fuzz/runs/<target>/ (hunting: build/fuzz/hunt/<target>/, kept between runs). Exits non-zero when any
+# target finds a crash, sanitizer report, leak, timeout or failed check, and prints where the input was saved;
+# reproduce with   build/fuzz/tests/fuzz/fuzz_<target> <saved input>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all_targets=(graph_json checkpoint op_call trace_key)
+target=${1:-all}
+seconds=${2:-15}
+if [ "$target" = all ]; then targets=("${all_targets[@]}"); else targets=("$target"); fi
+for t in "${targets[@]}"; do
+  [ -d "tests/fuzz/corpus/$t" ] || { echo "fuzz: unknown target '$t' (${all_targets[*]})" >&2; exit 2; }
+done
+# The default run starts afresh each time (comparable numbers); hunting keeps what it learnt.
+if [ $# -ge 1 ] && [ "$target" != all ]; then area=hunt; else area=runs; fi
+
+# Two hunts may run side by side; their builds of the one folder must not.
+mkdir -p build/fuzz
+flock build/fuzz/.build.lock sh -c 'cmake --preset fuzz >/dev/null && cmake --build --preset fuzz'
+
+failed=()
+for t in "${targets[@]}"; do
+  dir="build/fuzz/$area/$t"
+  [ "$area" = runs ] && rm -rf "$dir"
+  mkdir -p "$dir/corpus"
+  cp -n tests/fuzz/corpus/"$t"/* "$dir/corpus/" 2>/dev/null || true
+  args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+        -artifact_prefix="$dir/")
+  [ "$t" = graph_json ] && args+=(-dict=tests/fuzz/corpus/graph_json.dict)
+  echo; echo "=== fuzz $t: ${seconds}s (log: $dir/fuzz.log) ==="
+  status=0
+  "build/fuzz/tests/fuzz/fuzz_$t" "${args[@]}" "$dir/corpus" >"$dir/fuzz.log" 2>&1 || status=$?
+  # libFuzzer's summary: executions, speed, coverage, corpus and memory.
+  grep -E '^#[0-9]+[[:space:]]+DONE' "$dir/fuzz.log" | tail -1 || true
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$dir/fuzz.log" | tr '\n' ' ' || true
+  echo
+  if [ "$status" -ne 0 ]; then
+    failed+=("$t")
+    echo "fuzz $t: FOUND A PROBLEM (exit $status):"
+    grep -E '==== fuzz finding|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' \
+      "$dir/fuzz.log" | head -5 || true
+    for saved in "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* "$dir"/slow-unit-*; do
+      [ -e "$saved" ] && echo "  input saved to $saved   (reproduce: build/fuzz/tests/fuzz/fuzz_$t $saved)"
+    done
+  fi
+done
+
+echo
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "fuzz: findings in ${failed[*]}"
+  exit 1
+fi
+echo "fuzz: ${targets[*]}: no findings"

@@ -1,0 +1,145 @@
+// Regression tests for what the fuzz targets (tests/fuzz, docs/reliability.md "Fuzzing") found: each bug
+// reproduced through the normal API. The input that found it is kept in tests/fuzz/corpus/<target>/regress.*.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tracelab/tracelab.h"
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// CRC-32 (IEEE), as the checkpoint format uses, so a test can re-sign bytes it changed.
+std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < size; ++i) {
+    c ^= data[i];
+    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  return c ^ 0xFFFFFFFFu;
+}
+
+/// A checkpoint file: the magic, the index length and CRC, the index, then `data`.
+std::vector<std::uint8_t> checkpoint_bytes(const std::string& index, const std::vector<std::uint8_t>& data) {
+  std::vector<std::uint8_t> out{'T', 'L', 'C', 'K', 'P', 'T', 0, 1};
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{index.size()} >> (8 * i)));
+  std::uint32_t crc = crc32(reinterpret_cast<const std::uint8_t*>(index.data()), index.size());
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
+  out.insert(out.end(), index.begin(), index.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+}  // namespace
+
+// fuzz_trace_key, corpus/trace_key/values: a NaN double in a key was not equal to itself (std::variant's ==
+// compares with double's ==), so a tl::function called with a NaN argument missed its cache and traced again
+// on every call, growing the cache without bound.
+TEST_CASE("fuzz/trace_key: a NaN argument is one trace key, traced once") {
+  auto scale = tl::function([](const tl::Tensor& x, double s) { return x * static_cast<float>(s); },
+                            {.name = "scale"});
+  for (int i = 0; i < 3; ++i) scale(tl::ones({2}), kNaN);
+  CHECK(scale.tracing_count() == 1);
+  tl::TraceKey key({kNaN, tl::TensorSpec({2})});
+  CHECK(key == key);
+  CHECK(key.accepts(key));
+  CHECK(tl::TraceKey({kNaN}).hash() == tl::TraceKey({-kNaN}).hash());  // every NaN is the same key
+  CHECK(tl::TraceKey({kNaN}) != tl::TraceKey({0.0}));
+  CHECK(tl::TraceKey({0.0}) == tl::TraceKey({-0.0}));  // as in Python: 0.0 == -0.0
+  CHECK(tl::TraceKey({0.0}).hash() == tl::TraceKey({-0.0}).hash());
+}
+
+// fuzz_trace_key, corpus/trace_key/regress.real_digits: reals printed with 6 digits, so two different values
+// printed alike and a retrace reason said "value changed 0.1 -> 0.1".
+TEST_CASE("fuzz/trace_key: different reals print differently in keys and retrace reasons") {
+  const double next = std::nextafter(0.1, 1.0);
+  CHECK(tl::arg_key_str(0.1) == "0.1");
+  CHECK(tl::arg_key_str(next) == "0.10000000000000002");
+  CHECK(tl::arg_key_str(0.5) == "0.5");
+  CHECK(tl::arg_key_str(1e-7) == "1e-07");
+  CHECK(tl::arg_key_str(2.0) == "2");
+  CHECK(tl::arg_key_str(std::nextafter(5.13528e-299, 1.0)) != tl::arg_key_str(5.13528e-299));
+  auto scale = tl::function([](const tl::Tensor& x, double s) { return x * static_cast<float>(s); },
+                            {.name = "scale"});
+  scale(tl::ones({2}), 0.1);
+  scale(tl::ones({2}), next);
+  REQUIRE(scale.tracing_count() == 2);
+  CHECK(scale.calls()[1].reason.find("value changed 0.1 -> 0.10000000000000002") != std::string::npos);
+}
+
+// fuzz_graph_json, corpus/graph_json/regress.number_overflow.json: a JSON number beyond double (3.4e+310) made
+// nlohmann throw json::out_of_range, which from_json let escape instead of a tl::InvalidArgument.
+TEST_CASE("fuzz/graph_json: a number too large for a double is an InvalidArgument") {
+  const std::string constant = R"({"format": "tracelab.graph", "version": 1, "nodes": [
+      {"kind": "const", "dtype": "float32", "shape": [1], "values": [3.4e+310]}], "outputs": [[0, 0]]})";
+  CHECK_THROWS_WITH_AS(tl::graph::Graph::from_json(constant), "graph JSON: number overflow parsing '3.4e+310'",
+                       tl::InvalidArgument);
+  const std::string attribute = R"({"format": "tracelab.graph", "version": 1, "nodes": [
+      {"kind": "input", "dtype": "float32", "shape": [2]},
+      {"kind": "op", "op": "pad", "inputs": [[0, 0]], "attrs": {"paddings": {"ints": [1, 1]},
+       "constant_value": {"float": -1e999}}, "outputs": [{"dtype": "float32", "shape": [4]}]}], "outputs": [[1, 0]]})";
+  CHECK_THROWS_WITH_AS(tl::graph::Graph::from_json(attribute), "graph JSON: number overflow parsing '-1e999'",
+                       tl::InvalidArgument);
+}
+
+// fuzz_checkpoint, corpus/checkpoint/regress.bool_byte: a bool tensor's bytes were copied in as they were, so a
+// (correctly checksummed) file could restore a bool holding byte 2 — an invalid bool, undefined behaviour on
+// the first read (UBSan: "load of value 2, which is not a valid value for type 'bool'").
+TEST_CASE("fuzz/checkpoint: a bool stored as a byte other than 0 or 1 is rejected, the variable untouched") {
+  tl::Variable mask(tl::constant({true, false, true}, {3}), "mask");
+  tl::Checkpoint ckpt({{"model", {mask}}});
+  std::vector<std::uint8_t> saved = ckpt.to_bytes();
+  std::uint64_t length = 0;
+  for (int i = 0; i < 8; ++i) length |= std::uint64_t{saved[8 + static_cast<std::size_t>(i)]} << (8 * i);
+  std::string index(saved.begin() + 20, saved.begin() + 20 + static_cast<std::ptrdiff_t>(length));
+  std::vector<std::uint8_t> data(saved.begin() + 20 + static_cast<std::ptrdiff_t>(length), saved.end());
+  REQUIRE(data == std::vector<std::uint8_t>{1, 0, 1});
+  const std::string old_crc = "\"crc32\":" + std::to_string(crc32(data.data(), data.size()));
+  data[1] = 2;
+  const std::string new_crc = "\"crc32\":" + std::to_string(crc32(data.data(), data.size()));
+  REQUIRE(index.find(old_crc) != std::string::npos);
+  index.replace(index.find(old_crc), old_crc.size(), new_crc);
+  CHECK_THROWS_WITH_AS(ckpt.from_bytes(checkpoint_bytes(index, data)),
+                       "checkpoint: 'model/mask' is bool but element 1 is stored as byte 2, not 0 or 1",
+                       tl::InvalidArgument);
+  CHECK(mask.value().to_vector<int>() == std::vector<int>{1, 0, 1});
+}
+
+// Found by a seed aimed at the weakness the graph reader already guards against (corpus/checkpoint/
+// regress.deep_index is a shallow copy: the crashing input, 200000 levels, is 400 KB): a checkpoint index nested
+// deeply overflowed the stack in nlohmann's recursive dump() while the error message was built.
+TEST_CASE("fuzz/checkpoint: a deeply nested index is an error, not a stack overflow") {
+  tl::Variable w(tl::ones({2}), "w");
+  tl::Checkpoint ckpt({{"model", {w}}});
+  const std::size_t depth = 200000;
+  std::string index = R"({"format":"tracelab.checkpoint","version":)" + std::string(depth, '[') +
+                      std::string(depth, ']') + "}";
+  CHECK_THROWS_WITH_AS(ckpt.from_bytes(checkpoint_bytes(index, {})),
+                       "checkpoint: the index nests deeper than 16 levels (the file is corrupt)", tl::InvalidArgument);
+  index = R"({"format":"tracelab.checkpoint","version":1,"tensors":[{"key":"model/w","shape":[[[[[[[[[[[[[[[[2]]]]]]]]]]]]]]]]}]})";
+  CHECK_THROWS_WITH_AS(ckpt.from_bytes(checkpoint_bytes(index, {})),
+                       "checkpoint: the index nests deeper than 16 levels (the file is corrupt)", tl::InvalidArgument);
+  CHECK(w.value().to_vector<float>() == std::vector<float>{1.f, 1.f});
+}
+
+// fuzz_op_call's memory kept climbing (1.26 GB peak after a 10-minute run): fused_elementwise's per-thread scratch
+// pool kept up to 64 intermediates of any size, so one call with a large broadcast pinned its intermediates for
+// the life of the thread (8 calls of [4096,1] + [1,4096] held 1 GB after their results were dropped).
+TEST_CASE("fuzz/op_call: fused_elementwise reuses small intermediates but does not pin large ones") {
+  const tl::OpDef& op = tl::OpRegistry::global().get("fused_elementwise");
+  const tl::Attrs attrs{{"program", std::string("add %0 %1; neg %r0")}};
+  auto allocations_of_second_call = [&](const tl::Tensor& a, const tl::Tensor& b) {
+    (void)tl::execute(op, {a, b}, attrs);
+    const std::uint64_t before = tl::detail::buffer_allocations();
+    (void)tl::execute(op, {a, b}, attrs);
+    return tl::detail::buffer_allocations() - before;
+  };
+  CHECK(allocations_of_second_call(tl::ones({3, 1}), tl::ones({1, 4})) == 1);  // the output; the sum is reused
+  // A 2049 x 2049 float32 intermediate is 16.02 MiB, above the pool's 16 MiB per tensor: allocated per call.
+  CHECK(allocations_of_second_call(tl::ones({2049, 1}), tl::ones({1, 2049})) == 2);
+}
