@@ -42,7 +42,7 @@ export function makeFunction(engine, isVariable) {
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
     const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
-    const callRecords = () => core.functionInfo(id).calls.map((c) => ({ ...c, reason: inJavaScriptTerms(c.reason), warning: inJavaScriptTerms(c.warning) }));
+    const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
     const call = (...args) => {
       currentArgs = args;
@@ -50,9 +50,12 @@ export function makeFunction(engine, isVariable) {
         const ids = guard(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
         const outputs = ids.map((out) => engine.wrap(out));
         if (options.onTrace) {
-          const calls = callRecords();
+          const calls = core.functionInfo(id).calls;
           const last = calls[calls.length - 1];
-          if (last && last.traced) options.onTrace({ reason: last.reason, warning: last.warning, traceUs: last.traceUs });
+          if (last && last.traced) {  // only the traced call's record is reworded, not the whole history per call
+            const { reason, warning, traceUs } = inJs(last);
+            options.onTrace({ reason, warning, traceUs });
+          }
         }
         // Shaped as fn returned it when last traced (tensor, array or nothing).
         return trampoline.structure === 'none' ? undefined : trampoline.structure === 'array' ? outputs : outputs[0];
@@ -64,7 +67,7 @@ export function makeFunction(engine, isVariable) {
       /** How many times fn was traced. */
       tracingCount: { get: () => core.functionInfo(id).tracingCount },
       /** One record per call: {index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}. */
-      calls: { get: () => callRecords() },
+      calls: { get: () => core.functionInfo(id).calls.map(inJs) },
     });
     /** Every concrete function's signature, TensorFlow's format. */
     call.prettyPrintedConcreteSignatures = () => core.functionInfo(id).signatures;
