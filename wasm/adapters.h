@@ -23,6 +23,10 @@ val run_op(const std::string& name, const val& inputs, const val& attrs);
 /// Handle op call: tensor handles in, output handles out (always an array).
 val op_call(const std::string& name, const val& inputs, const val& attrs);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);
+/// tl.zeros / ones / fill: the core allocates (no JS array), so a huge shape is the core's OutOfMemory.
+val tensor_fill(const val& shape, double value, const std::string& dtype);
+/// tl.range: the core's tl::range (same checks as C++: step 0, int32 ranges of non-integers).
+val tensor_range(double start, double limit, double delta, const std::string& dtype);
 val tensor_meta(double id);
 val tensor_values(double id);
 val tensor_str(double id);

@@ -11,6 +11,8 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("runOp", &run_op);
   emscripten::function("opCall", &op_call);
   emscripten::function("tensorNew", &tensor_new);
+  emscripten::function("tensorFill", &tensor_fill);
+  emscripten::function("tensorRange", &tensor_range);
   emscripten::function("tensorMeta", &tensor_meta);
   emscripten::function("tensorValues", &tensor_values);
   emscripten::function("tensorStr", &tensor_str);

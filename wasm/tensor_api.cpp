@@ -3,6 +3,8 @@
 // Errors named after the C++ class.
 #include <emscripten/bind.h>
 
+#include <cmath>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -240,6 +242,28 @@ val run_op(const std::string& name, const val& inputs, const val& attrs) {
 
 val tensor_new(const val& values, const val& shape, const std::string& dtype) {
   return guarded([&] { return val(tensors().add(make_tensor(values, shape, dtype))); });
+}
+
+val tensor_fill(const val& shape, double value, const std::string& dtype_text) {
+  return guarded([&] {
+    DType dtype = dtype_from_name(dtype_text);
+    Ints dims = to_ints(shape, "fill: shape");  // negative dims: the core's error (Tensor::empty)
+    Tensor v;
+    if (dtype == DType::float32) {
+      v = scalar(static_cast<float>(value));
+    } else if (dtype == DType::int32) {  // casting a non-integer or out-of-range double to int32 is UB
+      TL_CHECK(value == std::floor(value) && value >= INT32_MIN && value <= INT32_MAX, InvalidArgument,
+               "fill: the value ", value, " is not an int32");
+      v = scalar(static_cast<std::int32_t>(value));
+    } else {
+      v = scalar(value != 0);
+    }
+    return val(tensors().add(fill(Shape(dims), v)));
+  });
+}
+
+val tensor_range(double start, double limit, double delta, const std::string& dtype) {
+  return guarded([&] { return val(tensors().add(range(start, limit, delta, dtype_from_name(dtype)))); });
 }
 
 val tensor_meta(double id) {

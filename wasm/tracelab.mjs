@@ -107,7 +107,7 @@ function makeCreation(engine) {
     const data = dtype === 'bool' ? Array.from(flat, (v) => (v ? 1 : 0)) : flat;
     return engine.wrap(errors.guard(() => core.tensorNew(data, dims, dtype)));
   };
-  const filled = (shape, value, dtype) => make(new Array(shape.reduce((a, b) => a * b, 1)).fill(value), shape, dtype);
+  const filled = (shape, value, dtype) => engine.wrap(errors.guard(() => core.tensorFill(shape, value, dtype)));
   let seed = 1;
   const nextRandom = () => {  // mulberry32: a small seeded generator for JS-side random tensors
     seed = (seed + 0x6d2b79f5) | 0;
@@ -123,11 +123,8 @@ function makeCreation(engine) {
     ones: (shape, dtype = 'float32') => filled(shape, 1, dtype),
     fill: (shape, value, dtype = 'float32') => filled(shape, value, dtype),
     /** [start, stop) in steps of `step` (TF.js' tl.range). */
-    range: (start, stop, step = 1, dtype = 'float32') => {
-      const values = [];
-      for (let v = start; step > 0 ? v < stop : v > stop; v += step) values.push(v);
-      return make(values, [values.length], dtype);
-    },
+    range: (start, stop, step = 1, dtype = 'float32') =>
+      engine.wrap(errors.guard(() => core.tensorRange(start, stop, step, dtype))),
     /** Uniform in [minval, maxval); `seed` makes it repeatable. */
     randomUniform: (shape, minval = 0, maxval = 1, dtype = 'float32', newSeed) => {
       if (newSeed !== undefined) seed = newSeed;

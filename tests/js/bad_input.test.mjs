@@ -1,44 +1,166 @@
-// Bad input through the JS bridge, one table: each row makes one bad call, checks the Error subclass name and a
-// message substring, then checks that tl still computes (and that the variable the checkpoint rows restore into is
-// unchanged).
+// Bad input through the JS bridge: every row of tests/bad_input_rows.json (the table the C++ test runs natively and
+// in WASM) made from JavaScript. Each call must throw the row's Error subclass with its message (the `js` wording
+// where the row gives one); afterwards tl still computes and the variable the checkpoint rows restore into is
+// unchanged. The table in docs/reliability.md must be the one scripts/bad_input_table.mjs makes from the JSON.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { renderTable, spliceTable } from '../../scripts/bad_input_table.mjs';
 
 const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
 const tl = await loadTracelab();
+const table = JSON.parse(readFileSync(new URL('../bad_input_rows.json', import.meta.url), 'utf8'));
 
-test('bad input: each JS row throws the documented Error subclass and tl keeps working', () => {
-  const w = tl.variable(tl.tensor([1, 2]), true, 'bad_input_w');
+test('bad input: each row of tests/bad_input_rows.json throws its Error subclass from JS and tl keeps working', () => {
+  const x = tl.tensor([[1, 2], [3, 4]]);
+  const i = tl.tensor([1, 2, 3], [3], 'int32');
+  const w = tl.variable(tl.tensor([1, 2]), true, 'w');
+  const w3 = tl.variable(tl.tensor([1, 2, 3]), true, 'w');
   const good = tl.checkpoint.save([w]);
-  const sig = tl.function((x) => tl.sum(x), { inputSignature: [new tl.TensorSpec([null])], name: 'sig' });
-  const disposed = tl.tensor([1, 2]);
-  disposed.dispose();
-  function* broken() { yield [tl.ones([1, 2])]; throw new RangeError('generator failed mid-epoch'); }
-  const bad = tl.data.fromGenerator(broken, [new tl.TensorSpec([null, 2])]);
-  const rows = [
-    ['matMul inner dims', () => tl.matMul(tl.ones([2, 3]), tl.ones([2, 3])), 'ShapeError', /matmul: inner dimensions must agree/],
-    ['add f32 + i32', () => tl.add(tl.ones([2]), tl.tensor([1, 2], [2], 'int32')), 'DTypeError', /add: inputs must have the same dtype/],
-    ['unknown op', () => tl.op('no_such_op', []), 'InvalidArgument', /unknown op 'no_such_op'/],
-    ['attr of the wrong type', () => tl.op('reduce_sum', [tl.ones([2])], { keepdims: 'yes' }), 'InvalidArgument', /attribute 'keepdims' must be of type bool/],
-    ['tl.tensor shape does not fit the values', () => tl.tensor([1, 2], [3]), 'ShapeError', /./],
-    ['string where a tensor is required', () => tl.add(tl.ones([1]), 'x'), 'InvalidArgument', /expected a tensor/],
-    ['object where a tensor is required', () => tl.add(tl.ones([1]), { a: 1 }), 'InvalidArgument', /expected a tensor/],
-    ['undefined where a tensor is required', () => tl.add(tl.ones([1]), undefined), 'InvalidArgument', /expected a tensor/],
-    ['disposed tensor', () => disposed.dataSync(), 'InvalidArgument', /disposed/],
-    ['huge broadcast', () => tl.broadcastTo(tl.scalar(1), [1 << 20, 1 << 20]), 'OutOfMemory', /out of memory/],
-    ['signature rank mismatch', () => sig(tl.ones([2, 2])), 'InvalidArgument', /does not match the input signature/],
-    ['checkNumerics on NaN', () => tl.ops.checkNumerics(tl.tensor([1, NaN, Infinity]), { message: 'batch' }), 'InvalidArgument', /check_numerics: batch: found 1 NaN and 1 Inf values in f32\[3\] \(first at flat index 1\)/],
-    ['generator throws mid-iteration', () => bad.toArray(), 'InvalidArgument', /generator failed mid-epoch/],
-    ['corrupt checkpoint', () => { const c = good.slice(); c[c.length - 3] ^= 0xff; tl.checkpoint.restore([w], c); }, 'InvalidArgument', /checkpoint:/],
-  ];
-  for (const [what, call, name, message] of rows) {
-    assert.throws(() => tl.tidy(call), (e) => e instanceof Error && e.name === name && message.test(e.message), what);
-    assert.deepEqual(tl.tidy(() => tl.ones([2]).add(1).arraySync()), [2, 2], what);
-    assert.deepEqual(tl.tidy(() => w.read().arraySync()), [1, 2], what);
+  const sig2 = tl.function((a) => a, { inputSignature: [new tl.TensorSpec([null]), new tl.TensorSpec([null])], name: 'sig2' });
+  const sigVec = tl.function((a) => a.mul(2), { inputSignature: [new tl.TensorSpec([null])], name: 'sig_vec' });
+  const sigAny = tl.function((a) => a, { inputSignature: [new tl.TensorSpec([null])], name: 'sig_any' });
+  const branchy = tl.function((a) => (a.greater(0).dataSync()[0] ? a : a.neg()), { name: 'branchy' });
+  let created = 0;
+  const makeVar = tl.function((a) => {
+    const v = tl.variable(tl.ones(a.shape), true, 'v');   // throws on the retrace: only the first trace counts
+    created += 1;
+    return a.mul(v);
+  }, { name: 'make_var' });
+  tl.tidy(() => makeVar(tl.tensor([2])));
+  const thrower = tl.function((a, scale) => {
+    if (scale < 0) throw new tl.InvalidArgument('thrower: negative input');
+    return a.mul(scale);
+  }, { name: 'thrower' });
+  const condDtypes = tl.function((a) => tl.cond(tl.sum(a).greater(0), () => a, () => tl.cast(a, 'int32')), { name: 'cond_dtypes' });
+  const condShapes = tl.function((a) => tl.cond(tl.sum(a).greater(0), () => a, () => tl.concat([a, a], 0)), { name: 'cond_shapes' });
+  let flakySeen = 0;
+  function* sensor() {
+    yield [tl.tensor([1])];
+    yield [tl.tensor([2])];
+    throw new Error('sensor: read failed at element 2');
   }
-  assert.ok(rows.length >= 12);
-  w.dispose();
+  const flaky = tl.data.fromGenerator(sensor, [new tl.TensorSpec([1])]);
+  const disposed = () => { const t = tl.ones([2]); t.dispose(); return t; };
+  const tape = (fn) => { const t = new tl.GradientTape(); try { return fn(t); } finally { t.dispose(); } };
+  const step = tl.function((a) => tl.ops.checkNumerics(tl.log(a), { message: 'loss' }), { name: 'step' });
+  const ragged = (config) => tl.experiments.runRagged(config);
+
+  const calls = {
+    'ops.add-broadcast': () => tl.add(tl.zeros([2, 3]), tl.zeros([4])),
+    'ops.matmul-inner': () => tl.matMul(tl.ones([2, 3]), tl.ones([4, 5])),
+    'ops.matmul-rank1': () => tl.matMul(tl.zeros([3]), tl.zeros([3])),
+    'ops.add-dtypes': () => tl.add(tl.zeros([3]), i),
+    'ops.exp-int': () => tl.exp(i),
+    'ops.reshape-size': () => tl.reshape(x, [3]),
+    'ops.reshape-two-unknown': () => tl.reshape(x, [-1, -1]),
+    'ops.reduce-axis': () => tl.sum(x, 5),
+    'ops.transpose-perm': () => tl.transpose(x, [0, 0]),
+    'ops.concat-rank': () => tl.concat([x, tl.zeros([2])], 0),
+    'ops.gather-range': () => tl.gather(x, tl.tensor([0, 7], [2], 'int32')),
+    'ops.gather-float': () => tl.gather(x, tl.tensor([0])),
+    'ops.conv2d-rank': () => tl.conv2d(tl.zeros([3, 3, 1]), tl.zeros([2, 2, 1, 1])),
+    'ops.conv2d-channels': () => tl.conv2d(tl.zeros([1, 3, 3, 2]), tl.zeros([2, 2, 1, 1])),
+    'ops.broadcast-to': () => tl.broadcastTo(tl.zeros([2]), [3]),
+    'ops.broadcast-to-negative': () => tl.broadcastTo(tl.zeros([1]), [-1]),
+    'ops.range-int-fraction': () => tl.range(0.5, 3, 1, 'int32'),
+    'ops.range-step-zero': () => tl.range(5, 0, 0),
+    'ops.segment-range': () => tl.ops.unsortedSegmentSum(tl.zeros([3]), tl.tensor([0, 5, 1], [3], 'int32'), { num_segments: 4 }),
+    'ops.unknown-op': () => tl.op('nope', [x]),
+    'ops.input-count': () => tl.op('add', [x]),
+    'ops.unknown-attr': () => tl.op('add', [x, x], { axis: 1 }),
+    'ops.attr-type': () => tl.op('reduce_sum', [x], { keepdims: 'yes' }),
+    'ops.released-tensor': () => tl.add(disposed(), x),
+    'bridge.non-tensor': [() => tl.add(x, 'x'), () => tl.add(x, { a: 1 }), () => tl.add(x, undefined), () => tl.add(x, null)],
+    'bridge.bad-shape': () => tl.tensor([1, 2], [3]),
+    'bridge.negative-shape': () => tl.zeros([2, -3]),
+    'memory.zeros-huge': () => tl.zeros([2 ** 20, 2 ** 20]),
+    'memory.size-overflow': () => tl.zeros([2 ** 62, 16]),
+    'memory.broadcast-huge': () => tl.add(tl.zeros([2 ** 20, 1]), tl.zeros([1, 2 ** 20])),
+    'autodiff.unwatched': () => tape((t) => { const a = tl.tensor([1]); t.watch(a); return t.gradient(a.mul(a), tl.tensor([2])); }),
+    'autodiff.second-gradient': () => tape((t) => {
+      const a = tl.tensor([1]); t.watch(a); const y = a.mul(a); t.gradient(y, a); return t.gradient(y, a);
+    }),
+    'autodiff.watch-int': () => tape((t) => t.watch(i)),
+    'autodiff.int-target': () => tape((t) => { const a = tl.tensor([1]); t.watch(a); return t.gradient(tl.cast(a.mul(a), 'int32'), a); }),
+    'autodiff.no-target': () => tape((t) => { const a = tl.tensor([1]); t.watch(a); return t.gradient(undefined, a); }),
+    'variables.assign-shape': () => w.assign(tl.zeros([3])),
+    'variables.assign-dtype': () => w.assign(tl.zeros([2], 'int32')),
+    'variables.assign-add-shape': () => w.assignAdd(tl.zeros([2, 2])),
+    'tracing.too-few-args': () => sig2(tl.ones([2])),
+    'tracing.too-many-args': () => sig2(tl.ones([2]), tl.ones([2]), tl.ones([2])),
+    'tracing.signature-rank': () => sigVec(tl.ones([2, 2])),
+    'tracing.signature-dtype': () => sigVec(i),
+    'tracing.non-tensor-argument': () => sigAny('x'),
+    'tracing.released-argument': () => sigVec(disposed()),
+    'tracing.symbolic-value': () => branchy(tl.scalar(1)),
+    'tracing.variable-on-retrace': () => makeVar(tl.tensor([1, 2])),
+    'tracing.throwing-body': () => thrower(tl.ones([2]), -1),
+    'control.cond-predicate': () => tl.cond(tl.ones([2]), () => tl.scalar(1), () => tl.scalar(2)),
+    'control.while-dtype': () => tl.whileLoop((v) => tl.less(v, 3), (v) => [tl.cast(v, 'int32')], [tl.scalar(0)]),
+    'control.cond-dtypes': () => condDtypes(tl.ones([2])),
+    'control.cond-shapes': () => condShapes(tl.ones([2])),
+    'datasets.range-step-zero': () => tl.data.range(0, 5, 0),
+    'datasets.slices-of-scalar': () => tl.data.fromTensorSlices([tl.scalar(1)]),
+    'datasets.generator-throws': () => flaky.forEach(() => { flakySeen += 1; }),
+    'datasets.generator-restarts': () => {
+      assert.equal(flakySeen, 2);
+      flakySeen = 0;
+      flaky.forEach(() => { flakySeen += 1; });
+    },
+    'datasets.infinite-for-each': () => tl.data.range(3).repeat().forEach(() => {}),
+    'checkpoints.truncated': () => tl.checkpoint.restore([w], good.slice(0, good.length >> 1)),
+    'checkpoints.crc': () => { const bad = good.slice(); bad[bad.length - 3] ^= 0x10; tl.checkpoint.restore([w], bad); },
+    'checkpoints.not-a-checkpoint': () => tl.checkpoint.restore([w], new Uint8Array(64).fill(0x42)),
+    'checkpoints.wrong-shape': () => tl.checkpoint.restore([w], tl.checkpoint.save([w3])),
+    'numerics.nan-inf-data': () => tl.ops.checkNumerics(tl.tensor([[1, NaN], [3, Infinity], [NaN, 6]]), { message: 'training batch 7' }),
+    'numerics.nan-loss-traced': () => step(tl.tensor([-1])),
+    'numerics.int': () => tl.ops.checkNumerics(i, { message: 'ids' }),
+    'page.steps-zero': () => ragged({ steps: 0 }),
+    'page.x-reversed': () => ragged({ minLength: 8, maxLength: 3 }),
+    'page.hidden-empty': () => ragged({ hiddenUnits: [] }),
+    'page.learning-rate-zero': () => ragged({ learningRate: 0 }),
+    'page.no-modes': () => ragged({ modes: [] }),
+    'page.unknown-mode': () => ragged({ modes: ['fast'] }),
+    'page.too-much-data': () => ragged({ steps: 50000, batchSize: 64, maxLength: 64, features: 256 }),
+  };
+
+  const listed = new Set();
+  for (const row of table.rows) {
+    assert.ok(!listed.has(row.id), `${row.id} is listed twice`);
+    listed.add(row.id);
+    assert.ok(row.id in calls, `no JS call for ${row.id}`);
+    const message = row.js ?? row.message;
+    for (const call of [calls[row.id]].flat()) {
+      const before = tl.memory().numTensors;
+      assert.throws(() => tl.tidy(call), (e) => {
+        assert.ok(e instanceof tl.TracelabError, `${row.id}: ${e.name} is not a TracelabError: ${e.message}`);
+        assert.equal(e.name, row.kind, `${row.id}: ${e.message}`);
+        assert.ok(e.message.includes(message), `${row.id}: "${e.message}" does not contain "${message}"`);
+        return true;
+      }, row.id);
+      assert.deepEqual(tl.tidy(() => tl.ones([2]).add(1).arraySync()), [2, 2], row.id);
+      assert.deepEqual(tl.tidy(() => w.read().arraySync()), [1, 2], row.id);
+      assert.equal(tl.memory().numTensors, before, `${row.id}: the failed call leaked tensors`);
+    }
+  }
+  for (const id of Object.keys(calls)) assert.ok(listed.has(id), `${id} is not in the table`);
+  assert.ok(table.rows.length >= 40);
+  assert.equal(flakySeen, 2);
+  assert.equal(created, 1);
+  assert.deepEqual(tl.tidy(() => thrower(tl.ones([2]), 3).arraySync()), [3, 3]);
+  assert.equal(thrower.tracingCount, 1);
+  for (const t of [x, i]) t.dispose();
+  for (const v of [w, w3]) v.dispose();
+  for (const f of [sig2, sigVec, sigAny, branchy, makeVar, thrower, condDtypes, condShapes, step]) f.dispose();
+  flaky.dispose();
+});
+
+test('docs/reliability.md holds the table made from tests/bad_input_rows.json', () => {
+  const docs = readFileSync(new URL('../../docs/reliability.md', import.meta.url), 'utf8');
+  assert.equal(spliceTable(docs, renderTable(table)), docs,
+               'the table is stale: run node scripts/bad_input_table.mjs');
 });

@@ -73,6 +73,10 @@ export function makeAutodiff(engine, toTensor) {
      */
     gradient(target, sources, { unconnectedGradients = 'none' } = {}) {
       const list = Array.isArray(sources) ? sources : [sources];
+      if (!(target instanceof Tensor)) {
+        const got = target === null ? 'null' : target instanceof Variable ? 'a variable (read() it)' : typeof target;
+        throw new InvalidArgument(`GradientTape.gradient: the target must be a tensor, got ${got}`);
+      }
       const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), unconnectedGradients === 'zero'));
       const grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
       return Array.isArray(sources) ? grads : grads[0];
