@@ -2,6 +2,13 @@
 // Function calls; traced graphs in text and JSON.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+
 #include "tracelab/tracelab.h"
 
 namespace {
@@ -169,4 +176,18 @@ TEST_CASE("control_flow/while_loop: a variable assigned in the body is re-read e
   CHECK(traced().item<float>() == 3.f);
   CHECK(w.read().item<float>() == 3.f);
   CHECK(traced().item<float>() == 12.f);  // 3 + 4 + 5
+}
+
+// ctest runs this case alone too (graph_json_fresh_process): in a process that never traced a cond or a while_loop,
+// a saved graph holding them must load and run (the structured ops used to register only on first trace).
+TEST_CASE("graph JSON in a fresh process: a saved cond + while_loop graph loads and runs") {
+  std::ifstream in(std::string(TRACELAB_TESTS_DIR) + "/graphs/control_flow.json");
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  // f(a) = 3 * (sum(a) > 0 ? 2a : -a), traced and saved by another process.
+  auto graph = std::make_shared<const tl::graph::Graph>(tl::graph::Graph::from_json(text.str()));
+  tl::graph::Executor exec(graph);
+  CHECK(exec.run(std::vector<tl::Tensor>{tl::constant({1.f, 2.f})})[0].to_vector<float>() == std::vector<float>{6.f, 12.f});
+  CHECK(exec.run(std::vector<tl::Tensor>{tl::constant({-1.f, -2.f})})[0].to_vector<float>() == std::vector<float>{3.f, 6.f});
 }

@@ -32,7 +32,7 @@ class Checkpoint {
   /// The keys, in order. Throws InvalidArgument when two variables would share a key.
   std::vector<std::string> keys() const;
 
-  /// Writes every variable to `path` atomically (temp file + rename); the old file stays until the new one is
+  /// Writes every variable to `path` atomically (temp file, fsync, rename, fsync of the folder); the old file stays until the new one is
   /// complete. Throws InvalidArgument on an I/O error (the old file is left as it was).
   void save(const std::string& path) const;
   /// Reads `path`, validates it against the variables, then assigns them all; on any problem throws
