@@ -173,3 +173,9 @@ TEST_CASE("summary: scalars as JSON lines; progress bar text") {
   off.finish();
   CHECK(quiet.str().empty());
 }
+
+TEST_CASE("checkpoint: the stored CRC-32 is the IEEE one (zlib's crc32)") {
+  const std::string check = "123456789";  // the standard check value of CRC-32/ISO-HDLC
+  CHECK(tl::detail::checkpoint_crc32({reinterpret_cast<const std::uint8_t*>(check.data()), check.size()}) == 0xCBF43926u);
+  CHECK(tl::detail::checkpoint_crc32({}) == 0u);
+}

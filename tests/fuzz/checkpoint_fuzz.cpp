@@ -9,10 +9,10 @@
 // input starts from the same initial values.
 #include <unistd.h>
 
-#include <array>
 #include <cstdlib>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 
 #include "checkpoint_format.h"
@@ -24,18 +24,7 @@ using namespace tl;
 constexpr std::size_t kHeader = 20;  // magic (8), index length (8), index CRC (4)
 
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < size; ++i) c = table[(c ^ data[i]) & 0xFFu] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  return tl::detail::checkpoint_crc32(std::span<const std::uint8_t>(data, size));
 }
 
 /// Deepest [ / { nesting of a JSON text (strings skipped); the harness itself must not recurse deeply.

@@ -72,6 +72,9 @@ namespace detail {
 /// Test hook: the next checkpoint write throws after writing `bytes` bytes of the temporary file, as a crash
 /// mid-write would stop it (-1 disables). Never used outside tests.
 void fail_next_checkpoint_write_after(std::int64_t bytes);
+/// The CRC-32 (IEEE, as zlib's crc32) the checkpoint format stores for its index and each tensor; exposed for
+/// tools and the fuzz target that re-sign mutated checkpoints.
+std::uint32_t checkpoint_crc32(std::span<const std::uint8_t> bytes);
 }  // namespace detail
 
 }  // namespace tl
