@@ -193,6 +193,7 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
       {"page.learning-rate-zero", {[&] { ragged([](RaggedConfig& c) { c.learning_rate = 0; }).validate(); }}},
       {"page.no-modes", {[&] { ragged([](RaggedConfig& c) { c.modes.clear(); }).validate(); }}},
       {"page.unknown-mode", {[&] { tl::experiments::parse_modes("fast"); }}},
+      {"page.unknown-optimizer", {[&] { ragged([](RaggedConfig& c) { c.optimizer = "lbfgs"; }).validate(); }}},
       {"page.too-much-data", {[&] {
          ragged([](RaggedConfig& c) { c.steps = 50000; c.batch_size = 64; c.max_length = 64; c.features = 256; }).validate(); }}},
   };

@@ -44,15 +44,24 @@ function readConfig() {
   config.modes = [...form.querySelectorAll('input[name=modes]:checked')].map((i) => i.value);
   $('modes-error').textContent = config.modes.length ? '' : 'Choose at least one mode.';
   ok = ok && config.modes.length > 0;
-  config.optimizer = form.elements.optimizer.value;
+  // A link can name an optimizer the select does not have (it then shows nothing): say so rather than send ''.
+  const optimizer = form.elements.optimizer;
+  const known = optimizer.value !== '';
+  $('optimizer-error').textContent = known ? '' :
+    `Expected one of ${[...optimizer.options].map((o) => o.value).join(', ')}; the link asked for '${optimizerFromLink}'.`;
+  optimizer.setAttribute('aria-invalid', String(!known));
+  ok = ok && known;
+  config.optimizer = optimizer.value;
   return ok ? config : null;
 }
 
 /** Settings in the URL (?steps=2000&modes=eager,function...), so a link reproduces a run. */
+let optimizerFromLink = null;
 function loadSettingsFromUrl() {
   const params = new URLSearchParams(location.search);
   for (const name of [...Object.keys(RULES), 'optimizer'])
     if (params.has(name)) form.elements[name].value = params.get(name);
+  optimizerFromLink = params.get('optimizer');
   if (params.has('modes')) {
     const modes = params.get('modes').split(',');
     for (const box of form.querySelectorAll('input[name=modes]')) box.checked = modes.includes(box.value);

@@ -125,6 +125,7 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'page.learning-rate-zero': () => ragged({ learningRate: 0 }),
     'page.no-modes': () => ragged({ modes: [] }),
     'page.unknown-mode': () => ragged({ modes: ['fast'] }),
+    'page.unknown-optimizer': () => ragged({ optimizer: 'lbfgs' }),
     'page.too-much-data': () => ragged({ steps: 50000, batchSize: 64, maxLength: 64, features: 256 }),
   };
 
