@@ -8,32 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/checkpoint_format.h"
 #include "tracelab/tracelab.h"
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// CRC-32 (IEEE), as the checkpoint format uses, so a test can re-sign bytes it changed.
-std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < size; ++i) {
-    c ^= data[i];
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-  }
-  return c ^ 0xFFFFFFFFu;
-}
-
-/// A checkpoint file: the magic, the index length and CRC, the index, then `data`.
-std::vector<std::uint8_t> checkpoint_bytes(const std::string& index, const std::vector<std::uint8_t>& data) {
-  std::vector<std::uint8_t> out{'T', 'L', 'C', 'K', 'P', 'T', 0, 1};
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{index.size()} >> (8 * i)));
-  std::uint32_t crc = crc32(reinterpret_cast<const std::uint8_t*>(index.data()), index.size());
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
-  out.insert(out.end(), index.begin(), index.end());
-  out.insert(out.end(), data.begin(), data.end());
-  return out;
-}
+using tl::fuzz::checkpoint_bytes;
 
 }  // namespace
 
@@ -99,9 +81,9 @@ TEST_CASE("fuzz/checkpoint: a bool stored as a byte other than 0 or 1 is rejecte
   std::string index(saved.begin() + 20, saved.begin() + 20 + static_cast<std::ptrdiff_t>(length));
   std::vector<std::uint8_t> data(saved.begin() + 20 + static_cast<std::ptrdiff_t>(length), saved.end());
   REQUIRE(data == std::vector<std::uint8_t>{1, 0, 1});
-  const std::string old_crc = "\"crc32\":" + std::to_string(crc32(data.data(), data.size()));
+  const std::string old_crc = "\"crc32\":" + std::to_string(tl::detail::checkpoint_crc32(data));
   data[1] = 2;
-  const std::string new_crc = "\"crc32\":" + std::to_string(crc32(data.data(), data.size()));
+  const std::string new_crc = "\"crc32\":" + std::to_string(tl::detail::checkpoint_crc32(data));
   REQUIRE(index.find(old_crc) != std::string::npos);
   index.replace(index.find(old_crc), old_crc.size(), new_crc);
   CHECK_THROWS_WITH_AS(ckpt.from_bytes(checkpoint_bytes(index, data)),

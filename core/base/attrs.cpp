@@ -4,6 +4,12 @@
 
 namespace tl {
 
+std::string ints_str(const Ints& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
 Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries) {
   for (const auto& [name, value] : entries) set(name, value);
 }

@@ -212,10 +212,6 @@ void record_timestamp(const TimestampLog& log, const Tensor& value) {
   tl::execute(op, std::span<const Tensor>(&value, 1), Attrs{{"log", log.id()}}, std::span<Tensor>());
 }
 
-}  // namespace tl
-
-namespace tl {
-
 Tensor check_numerics(const Tensor& x, const std::string& message) {
   static const OpDef& op = OpRegistry::global().get("check_numerics");
   return execute(op, {x}, {{"message", message}});

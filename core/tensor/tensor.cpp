@@ -8,6 +8,8 @@
 #include <vector>
 #include <ostream>
 
+#include "tracelab/base/attrs.h"
+
 namespace tl {
 namespace detail {
 
@@ -124,15 +126,8 @@ Tensor make_weak_scalar_bool(bool value) {
 }  // namespace detail
 
 Tensor Tensor::empty(DType dtype, const Shape& shape) {
-  for (std::int64_t d : shape.dims()) {
-    if (d >= 0) continue;
-    std::string dims;
-    for (std::int64_t e : shape.dims()) dims += (dims.empty() ? "" : ", ") + std::to_string(e);
-    throw InvalidArgument(detail::cat("cannot allocate a tensor with a negative size in dims [", dims,
-                                      "] (sizes must be >= 0; -1 marks an unknown dim, only in TensorSpecs)"));
-  }
-  TL_CHECK(shape.is_fully_defined(), InvalidArgument, "cannot allocate a tensor of partially known shape ",
-           shape.str());
+  TL_CHECK(shape.is_fully_defined(), InvalidArgument, "cannot allocate a tensor with a negative size in dims ",
+           ints_str(shape.dims()), " (sizes must be >= 0; -1 marks an unknown dim, only in TensorSpecs)");
   std::int64_t count = shape.num_elements();
   auto size = static_cast<std::uint64_t>(count);
   std::uint64_t limit = std::numeric_limits<std::size_t>::max() / dtype_size(dtype);

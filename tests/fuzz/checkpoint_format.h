@@ -9,6 +9,9 @@
 // them), bit 2: restore from a file instead of from_bytes.
 #pragma once
 
+#include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "tracelab/tracelab.h"
@@ -33,6 +36,21 @@ inline Checkpoint checkpoint_of(const CheckpointVariables& v) {
   return Checkpoint({{"model", v.model}, {"optimizer", v.optimizer}});
 }
 
+inline constexpr std::uint8_t kCheckpointMagic[8] = {'T', 'L', 'C', 'K', 'P', 'T', 0, 1};
+
 enum CheckpointMode : std::uint8_t { kRaw = 0, kFixIndexCrc = 1, kResign = 2, kFromFile = 4 };
+
+/// A checkpoint file's bytes (core/nn/checkpoint.cpp's format): `magic`, the index length and CRC, the index, then
+/// `data`, so a test or the fuzz target can sign bytes it changed.
+inline std::vector<std::uint8_t> checkpoint_bytes(const std::string& index, std::span<const std::uint8_t> data,
+                                                  std::span<const std::uint8_t> magic = kCheckpointMagic) {
+  std::vector<std::uint8_t> out(magic.begin(), magic.end());
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{index.size()} >> (8 * i)));
+  std::uint32_t crc = detail::checkpoint_crc32({reinterpret_cast<const std::uint8_t*>(index.data()), index.size()});
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
+  out.insert(out.end(), index.begin(), index.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
 
 }  // namespace tl::fuzz

@@ -23,10 +23,6 @@ namespace {
 using namespace tl;
 constexpr std::size_t kHeader = 20;  // magic (8), index length (8), index CRC (4)
 
-std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
-  return tl::detail::checkpoint_crc32(std::span<const std::uint8_t>(data, size));
-}
-
 /// Deepest [ / { nesting of a JSON text (strings skipped); the harness itself must not recurse deeply.
 int nesting(const std::string& text) {
   int depth = 0, deepest = 0;
@@ -58,7 +54,7 @@ std::string resign_index(const std::string& index_text, const std::vector<std::u
     const auto &offset = entry["offset"], &bytes = entry["bytes"];
     if (!offset.is_number_unsigned() || !bytes.is_number_unsigned()) continue;
     auto o = offset.get<std::uint64_t>(), b = bytes.get<std::uint64_t>();
-    if (o <= data.size() && b <= data.size() - o) entry["crc32"] = crc32(data.data() + o, b);
+    if (o <= data.size() && b <= data.size() - o) entry["crc32"] = tl::detail::checkpoint_crc32({data.data() + o, b});
   }
   return index.dump();
 }
@@ -73,13 +69,7 @@ std::vector<std::uint8_t> prepare(const std::uint8_t* bytes, std::size_t size, s
   std::string index(raw.begin() + kHeader, raw.begin() + static_cast<std::ptrdiff_t>(kHeader + length));
   std::vector<std::uint8_t> data(raw.begin() + static_cast<std::ptrdiff_t>(kHeader + length), raw.end());
   if ((mode & 3) >= fuzz::kResign) index = resign_index(index, data);
-  std::vector<std::uint8_t> out(raw.begin(), raw.begin() + 8);
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{index.size()} >> (8 * i)));
-  std::uint32_t crc = crc32(reinterpret_cast<const std::uint8_t*>(index.data()), index.size());
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
-  out.insert(out.end(), index.begin(), index.end());
-  out.insert(out.end(), data.begin(), data.end());
-  return out;
+  return fuzz::checkpoint_bytes(index, data, std::span<const std::uint8_t>(raw).first(8));  // the input's own magic, mutations included
 }
 
 struct Fixture {

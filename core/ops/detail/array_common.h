@@ -24,13 +24,6 @@ void register_array_ops_2(OpRegistry& registry);
 
 using Dims = std::vector<std::int64_t>;
 
-/// "[2, -1]": an Ints attribute as the caller wrote it (Shape::str would print -1 as None).
-inline std::string ints_str(const Ints& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
 /// a * b for non-negative sizes, saturating at INT64_MAX (a count no tensor can have) instead of overflowing.
 inline std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {
   if (a == 0 || b == 0) return 0;

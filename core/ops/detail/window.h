@@ -16,12 +16,6 @@ namespace tl::detail {
 /// nn_grad_ops.cpp: conv2d_backprop_input / _filter, max_pool2d_grad, avg_pool2d_grad (called by register_nn_ops).
 void register_nn_grad_ops(OpRegistry& registry);
 
-inline std::string ints_str(const Ints& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
 /// {h, w} of a window attribute ("strides" or "ksize"): 1 int (both), 2 ints, or 4 ints [1, h, w, 1] as in TF.
 inline std::array<std::int64_t, 2> window_hw(const OpDef& op, const Attrs& attrs, const char* name,
                                              const Ints& fallback) {

@@ -19,6 +19,8 @@
 namespace tl {
 
 using Ints = std::vector<std::int64_t>;
+/// "[2, -1]": integers as written, for messages (Shape::str would print -1 as None).
+std::string ints_str(const Ints& values);
 
 /// One attribute value. Integers are int64, reals double; a list of ints covers axes, shapes and paddings.
 using AttrValue = std::variant<bool, std::int64_t, double, std::string, Ints, DType>;
