@@ -2,8 +2,9 @@
 // Eigen (bench/ragged_limit.h: no framework, no allocation per step), run in the same process on the same
 // examples from the same initial weights, then every mode of the runner. Prints each mode's steady-state median
 // step time (steps that did not trace) as a ratio to the limit's, the trace times, and the heap check. The
-// limit runs again right before each mode and each ratio uses that run: the machine's speed drifts.
-//   build/native/bench/ragged_bench [--steps N] [--examples N] [--json FILE]
+// limit runs again right before each mode and each ratio uses that run: the machine's speed drifts. --warmup N
+// warms each mode up (N steps on a throwaway model, RaggedConfig::warmup_steps) right before it is measured.
+//   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
 #include <algorithm>
 #include <chrono>
@@ -81,8 +82,12 @@ int main(int argc, char** argv) {
     std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--steps") config.steps = std::stoll(value);
     else if (flag == "--examples") config.examples = std::stoll(value);
+    else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
     else if (flag == "--json") json_path = value;
-    else { std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--json FILE]\n"); return 2; }
+    else {
+      std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--json FILE]\n");
+      return 2;
+    }
   }
   config.examples = std::min(config.examples, config.steps);
   config.validate();
@@ -103,7 +108,9 @@ int main(int argc, char** argv) {
     limit_medians.push_back(median(run_limit(config, data, &limit_step).step_us));
     RaggedConfig one = config;
     one.modes = {mode};
-    result.modes.push_back(std::move(run_ragged(one).modes.front()));
+    RaggedResult run = run_ragged(one);
+    result.warmup_ms += run.warmup_ms;
+    result.modes.push_back(std::move(run.modes.front()));
   }
   double limit_median = median(limit_medians);
 
@@ -137,6 +144,9 @@ int main(int argc, char** argv) {
                       max_relative_difference(mode.loss, limit.loss, 100)}});
   }
   std::printf("%-10s %12.2f   (median of the limit's runs before each mode)\n", "limit", limit_median);
+  if (config.warmup_steps > 0)
+    std::printf("warm-up: %lld steps before each mode, %.1f ms in all (untimed)\n",
+                static_cast<long long>(config.warmup_steps), result.warmup_ms);
   std::printf("\nloss check: eager vs limit over the first 100 steps, max relative difference %.2e\n",
               max_relative_difference(result.mode(RaggedMode::eager).loss, limit.loss, 100));
   double loop = result.mode(RaggedMode::loop).steady_median_us();
@@ -149,6 +159,8 @@ int main(int argc, char** argv) {
     nlohmann::json doc = {{"build", build},
                           {"steps", config.steps},
                           {"examples", config.examples},
+                          {"warmup_steps", config.warmup_steps},
+                          {"warmup_ms", result.warmup_ms},
                           {"limit_median_us", limit_median},
                           {"modes", modes}};
     std::ofstream(json_path) << doc.dump(1) << "\n";

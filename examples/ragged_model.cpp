@@ -30,6 +30,7 @@ constexpr const char* kUsage = R"(usage: ragged_model [options]
   --buckets LIST      bucket sizes for bucketed (default 2,4,8,... then max-length)
   --examples N        distinct examples, cycled (default 0: a fresh one per step)
   --max-warnings N    retracing warnings per function, -1 = no limit as TF 2.1 (default -1)
+  --warmup N          first run every mode N steps on a throwaway model, untimed (default 0; 0..100000)
   --no-optimize       run the traced graphs without the optimization passes
   --json FILE         write the whole result (every step) as JSON
   --graphs            include every concrete function's graph (text and JSON) in the JSON
@@ -67,6 +68,15 @@ std::vector<std::int64_t> parse_list(std::string_view flag, const std::string& t
   return out;
 }
 
+/// "12.3 ms".
+std::string format_ms(double ms) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(1);
+  out << ms << " ms";
+  return out.str();
+}
+
 struct Options {
   RaggedConfig config;
   std::string json_path;
@@ -96,6 +106,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--buckets") o.config.buckets = parse_list(flag, value());
     else if (flag == "--examples") o.config.examples = parse_int(flag, value());
     else if (flag == "--max-warnings") o.config.max_retracing_warnings = static_cast<int>(parse_int(flag, value()));
+    else if (flag == "--warmup") o.config.warmup_steps = parse_int(flag, value());
     else if (flag == "--no-optimize") o.config.optimize = {false, false, false, false, false, false};
     else if (flag == "--json") o.json_path = value();
     else if (flag == "--graphs") o.graphs = true;
@@ -104,6 +115,17 @@ Options parse(int argc, char** argv) {
   }
   o.config.validate();
   return o;
+}
+
+/// Per mode that traced: the traced steps and the retracing warnings.
+void print_traces(const tl::experiments::RaggedResult& result) {
+  for (const auto& mode : result.modes) {
+    if (mode.retraces.empty()) continue;
+    std::cout << "\n" << tl::experiments::mode_name(mode.mode) << ": " << mode.trace_count() << " trace(s) at steps";
+    for (auto step : mode.traced_steps) std::cout << ' ' << step;
+    std::cout << "\n";
+    for (const auto& warning : mode.warnings) std::cout << "  WARNING: " << warning << "\n";
+  }
 }
 
 }  // namespace
@@ -128,17 +150,11 @@ int main(int argc, char** argv) {
         std::cerr << "  " << tl::experiments::mode_name(p.mode) << ": " << p.steps_done << " steps done\n";
       return true;
     }, 1000);
+    if (!options.quiet && c.warmup_steps > 0)
+      std::cout << "warm-up: " << c.warmup_steps << " steps per mode in " << format_ms(result.warmup_ms)
+                << " (not in the table)\n\n";
     std::cout << tl::experiments::summary_table(result);
-    if (!options.quiet) {
-      for (const auto& mode : result.modes) {
-        if (mode.retraces.empty()) continue;
-        std::cout << "\n" << tl::experiments::mode_name(mode.mode) << ": " << mode.trace_count()
-                  << " trace(s) at steps";
-        for (auto step : mode.traced_steps) std::cout << ' ' << step;
-        std::cout << "\n";
-        for (const auto& warning : mode.warnings) std::cout << "  WARNING: " << warning << "\n";
-      }
-    }
+    if (!options.quiet) print_traces(result);
     if (!options.json_path.empty()) {
       std::ofstream out(options.json_path);
       out << tl::experiments::to_json(result, options.graphs) << "\n";

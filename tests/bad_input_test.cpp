@@ -187,6 +187,7 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
          auto step = tl::function([](const tl::Tensor& a) { return tl::check_numerics(tl::log(a), "loss"); }, {.name = "step"});
          step(tl::constant({-1.f})); }}},
       {"numerics.int", {[&] { tl::check_numerics(i, "ids"); }}},
+      {"experiment.warmup-range", {[&] { ragged([](RaggedConfig& c) { c.warmup_steps = 100001; }).validate(); }}},
       {"page.steps-zero", {[&] { ragged([](RaggedConfig& c) { c.steps = 0; }).validate(); }}},
       {"page.x-reversed", {[&] { ragged([](RaggedConfig& c) { c.min_length = 8; c.max_length = 3; }).validate(); }}},
       {"page.hidden-empty", {[&] { ragged([](RaggedConfig& c) { c.hidden_units.clear(); }).validate(); }}},

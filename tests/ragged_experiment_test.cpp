@@ -1,6 +1,7 @@
 // The ragged experiment's runner: trace counts and trace steps per mode (the article's story), the same loss
-// trajectory in every mode, the record_timestamp op that times the in-graph loop, progress and cancellation,
-// the JSON document, and configuration errors. Small step counts: timings are benchmarks, not tests.
+// trajectory in every mode, the warm-up (which changes no trace, loss or warning), the record_timestamp op that
+// times the in-graph loop, progress and cancellation, the JSON document, and configuration errors. Small step
+// counts: timings are benchmarks, not tests.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -98,6 +99,55 @@ TEST_CASE("ragged/losses: every mode gives the eager loss trajectory, bit for bi
   CHECK(last < first);  // it learns: the mean loss of the last 100 steps is below that of the first 100
 }
 
+TEST_CASE("ragged/warm-up: untimed, dropped; the measured modes trace, learn and warn exactly as without it") {
+  RaggedConfig config;  // the default: 1000 steps, seed 42, all six modes
+  RaggedResult cold = run_ragged(config);
+  config.warmup_steps = 100;
+  std::vector<double> reported_warmup;
+  std::int64_t reports = 0;
+  RaggedResult warm = run_ragged(config, [&](const RaggedProgress& p) {
+    reported_warmup.push_back(p.warmup_ms);
+    reports += p.steps_total == config.steps ? 1 : 0;  // no report comes from the warm-up's shorter runs
+    return true;
+  }, 100);
+  CHECK(cold.warmup_ms == 0);
+  CHECK(warm.warmup_ms > 0);
+  CHECK(reports == static_cast<std::int64_t>(reported_warmup.size()));
+  CHECK(reports == 5 * 10 + 1);  // every 100 steps in five modes, once at the end for loop
+  CHECK(std::all_of(reported_warmup.begin(), reported_warmup.end(), [&](double ms) { return ms == warm.warmup_ms; }));
+
+  const std::vector<int> expected_traces = {0, 10, 1, 2, 1, 4};  // eager, function, signature, relaxed, loop, bucketed
+  REQUIRE(warm.modes.size() == 6);
+  for (std::size_t m = 0; m < warm.modes.size(); ++m) {
+    const RaggedModeResult &with = warm.modes[m], &without = cold.modes[m];
+    INFO("mode ", std::string(mode_name(with.mode)));
+    CHECK(with.steps == 1000);
+    CHECK(with.trace_count() == expected_traces[m]);
+    CHECK(without.trace_count() == expected_traces[m]);
+    CHECK(with.traced_steps == without.traced_steps);
+    CHECK(with.warnings == without.warnings);  // the warm-up's own warnings are dropped
+    CHECK(with.loss == without.loss);          // bit for bit: fresh models from the same weights
+    CHECK(with.concrete_functions.size() == without.concrete_functions.size());
+    if (!with.retraces.empty()) CHECK(with.retraces[0].reason == "first call");
+  }
+  auto doc = nlohmann::json::parse(to_json(warm));
+  CHECK(doc["format"] == "tracelab.ragged/1");
+  CHECK(doc["config"]["warmup_steps"] == 100);
+  CHECK(doc["warmup_ms"].get<double>() == warm.warmup_ms);
+}
+
+TEST_CASE("ragged/warm-up: longer than the run, and for a single mode") {
+  RaggedConfig config = small_config(20);
+  config.modes = {RaggedMode::loop};
+  config.warmup_steps = 50;  // more than the 20 examples: the warm-up cycles through them
+  RaggedResult result = run_ragged(config);
+  REQUIRE(result.modes.size() == 1);
+  CHECK(result.warmup_ms > 0);
+  CHECK(result.modes[0].steps == 20);
+  CHECK(result.modes[0].trace_count() == 1);
+  CHECK(result.modes[0].heap_check_step == 20);
+}
+
 TEST_CASE("ragged/optimizers and sizes: sgd and rmsprop, batch 3, other hidden widths") {
   for (const char* optimizer : {"sgd", "rmsprop"}) {
     RaggedConfig config = small_config(40);
@@ -139,6 +189,8 @@ TEST_CASE("ragged/json: config, one object per mode, per-step arrays; graphs on 
   CHECK(doc["format"] == "tracelab.ragged/1");
   CHECK(doc["config"]["steps"] == 30);
   CHECK(doc["config"]["buckets"] == nlohmann::json({2, 4, 8, 10}));
+  CHECK(doc["config"]["warmup_steps"] == 0);
+  CHECK(doc["warmup_ms"] == 0);
   REQUIRE(doc["modes"].size() == 2);
   for (const auto& mode : doc["modes"]) {
     CHECK(mode["step_us"].size() == 30);
@@ -174,6 +226,8 @@ TEST_CASE("ragged/config: bad values are clear errors naming the field") {
   rejects([](RaggedConfig& c) { c.learning_rate = std::nan(""); }, "learning_rate must be in (0, 10]");
   rejects([](RaggedConfig& c) { c.hidden_units = {}; }, "hidden_units is empty");
   rejects([](RaggedConfig& c) { c.features = -3; }, "features must be in [1, 4096], got -3");
+  rejects([](RaggedConfig& c) { c.warmup_steps = -1; }, "ragged experiment: warmup_steps must be in [0, 100000], got -1");
+  rejects([](RaggedConfig& c) { c.warmup_steps = 100001; }, "warmup_steps must be in [0, 100000], got 100001");
   CHECK_THROWS_WITH_AS(parse_modes("eager,graph"), doctest::Contains("unknown mode 'graph'"), InvalidArgument);
   CHECK(parse_modes("loop,eager") == std::vector<RaggedMode>{RaggedMode::loop, RaggedMode::eager});
 }

@@ -1,6 +1,6 @@
 // The ragged experiment and the log sink for JavaScript. The runner is the core's (the CLI and the benchmark run
-// the same one); progress reaches a JS callback with the steps since the last report as typed-array copies,
-// and the callback returning false stops the run.
+// the same one); progress reaches a JS callback with the steps since the last report as typed-array copies and
+// the retraces since then as objects, and the callback returning false stops the run.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -39,6 +39,7 @@ RaggedConfig to_config(const val& js) {
   c.batch_size = int_field(js, "batchSize", c.batch_size);
   c.examples = int_field(js, "examples", c.examples);
   c.max_retracing_warnings = static_cast<int>(int_field(js, "maxRetracingWarnings", c.max_retracing_warnings));
+  c.warmup_steps = int_field(js, "warmupSteps", c.warmup_steps);
   if (!js["hiddenUnits"].isUndefined()) c.hidden_units = to_ints(js["hiddenUnits"], "ragged experiment: hiddenUnits");
   if (!js["buckets"].isUndefined()) c.buckets = to_ints(js["buckets"], "ragged experiment: buckets");
   if (!js["learningRate"].isUndefined()) {
@@ -58,42 +59,65 @@ val slice_of(const std::vector<T>& v, std::size_t from, const char* array_type) 
   return val::global(array_type).new_(emscripten::typed_memory_view(n, v.data() + from));
 }
 
+/// The retraces from index `from` on: [{step, traceUs, signature, reason}].
+val retraces_from(const std::vector<experiments::RaggedRetrace>& retraces, std::size_t from) {
+  val out = val::array();
+  for (std::size_t i = from; i < retraces.size(); ++i) {
+    val t = val::object();
+    t.set("step", static_cast<double>(retraces[i].step));
+    t.set("traceUs", retraces[i].trace_us);
+    t.set("signature", retraces[i].signature);
+    t.set("reason", retraces[i].reason);
+    out.call<void>("push", t);
+  }
+  return out;
+}
+
+/// How much of the current mode earlier progress reports covered.
+struct Reported {
+  std::size_t mode = static_cast<std::size_t>(-1);  ///< the mode index of the last report (none yet)
+  std::size_t steps = 0, traced_steps = 0, retraces = 0;
+};
+
+/// The JS report for `p`: the steps, traced steps and retraces since the previous report of the same mode.
+val progress_info(const experiments::RaggedProgress& p, Reported& seen) {
+  if (p.mode_index != seen.mode) seen = Reported{p.mode_index};  // a new mode: its steps start at 0
+  const auto& r = *p.partial;
+  val info = val::object();
+  info.set("mode", std::string(experiments::mode_name(p.mode)));
+  info.set("modeIndex", static_cast<double>(p.mode_index));
+  info.set("stepsDone", static_cast<double>(p.steps_done));
+  info.set("stepsTotal", static_cast<double>(p.steps_total));
+  info.set("elapsedMs", p.elapsed_ms);
+  info.set("warmupMs", p.warmup_ms);
+  info.set("firstStep", static_cast<double>(seen.steps));
+  info.set("stepUs", slice_of(r.step_us, seen.steps, "Float64Array"));
+  info.set("loss", slice_of(r.loss, seen.steps, "Float32Array"));
+  val traced = val::array();
+  for (std::size_t i = seen.traced_steps; i < r.traced_steps.size(); ++i)
+    traced.call<void>("push", val(static_cast<double>(r.traced_steps[i])));
+  info.set("tracedSteps", traced);
+  info.set("retraces", retraces_from(r.retraces, seen.retraces));
+  seen.steps = r.step_us.size();
+  seen.traced_steps = r.traced_steps.size();
+  seen.retraces = r.retraces.size();
+  return info;
+}
+
 }  // namespace
 
-/// Runs the experiment; `progress(report)` gets {mode, modeIndex, stepsDone, stepsTotal, elapsedMs, stepUs,
-/// loss, tracedSteps} every `every` steps (stepUs/loss: the steps since the previous report) and may return false
-/// to stop. Returns the result as the JSON text of tl::experiments::to_json (graphs included when asked).
+/// Runs the experiment; `progress(report)` gets {mode, modeIndex, stepsDone, stepsTotal, elapsedMs, warmupMs,
+/// firstStep, stepUs, loss, tracedSteps, retraces} every `every` steps (stepUs, loss, tracedSteps, retraces: those
+/// since the previous report) and may return false to stop. Returns the result as the JSON text of
+/// tl::experiments::to_json (graphs included when asked).
 val ragged_run(const val& config_js, const val& progress, double every, bool include_graphs) {
   return guarded([&] {
     RaggedConfig config = to_config(config_js);
     TL_CHECK(every >= 1, InvalidArgument, "ragged experiment: progressEvery must be >= 1");
-    std::size_t reported = 0, traced_reported = 0;
-    std::size_t last_mode = config.modes.size();  // no mode reported yet
+    Reported seen;
     experiments::RaggedProgressFn report;
-    if (!progress.isUndefined() && !progress.isNull()) {
-      report = [&](const experiments::RaggedProgress& p) {
-        if (p.mode_index != last_mode) reported = traced_reported = 0;  // a new mode: its steps start at 0
-        last_mode = p.mode_index;
-        const auto& r = *p.partial;
-        val info = val::object();
-        info.set("mode", std::string(experiments::mode_name(p.mode)));
-        info.set("modeIndex", static_cast<double>(p.mode_index));
-        info.set("stepsDone", static_cast<double>(p.steps_done));
-        info.set("stepsTotal", static_cast<double>(p.steps_total));
-        info.set("elapsedMs", p.elapsed_ms);
-        info.set("firstStep", static_cast<double>(reported));
-        info.set("stepUs", slice_of(r.step_us, reported, "Float64Array"));
-        info.set("loss", slice_of(r.loss, reported, "Float32Array"));
-        val traced = val::array();
-        for (std::size_t i = traced_reported; i < r.traced_steps.size(); ++i)
-          traced.call<void>("push", val(static_cast<double>(r.traced_steps[i])));
-        info.set("tracedSteps", traced);
-        reported = r.step_us.size();
-        traced_reported = r.traced_steps.size();
-        val keep_going = progress(info);
-        return !(keep_going.isFalse());
-      };
-    }
+    if (!progress.isUndefined() && !progress.isNull())
+      report = [&](const experiments::RaggedProgress& p) { return !progress(progress_info(p, seen)).isFalse(); };
     auto result = experiments::run_ragged(config, report, static_cast<std::int64_t>(every));
     return val(experiments::to_json(result, include_graphs));
   });

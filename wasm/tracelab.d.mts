@@ -185,15 +185,34 @@ export interface RaggedConfig {
   steps?: number; seed?: number; minLength?: number; maxLength?: number; features?: number; batchSize?: number;
   hiddenUnits?: number[]; learningRate?: number; optimizer?: 'adam' | 'sgd' | 'rmsprop'; buckets?: number[];
   examples?: number; maxRetracingWarnings?: number; optimize?: boolean;
+  /** Steps every mode runs on a throwaway model before the measured run (0..100000, default 0: no warm-up). */
+  warmupSteps?: number;
+}
+/** One trace of a mode's function, as a progress report carries it. */
+export interface RaggedRetraceReport {
+  /** The step whose call traced. */
+  step: number;
+  /** Tracing + optimization + planning, µs. */
+  traceUs: number;
+  /** The new concrete function's pretty-printed signature. */
+  signature: string;
+  /** Why it traced ("first call", "arg 0 (x): dim 1 changed ..."). */
+  reason: string;
 }
 export interface RaggedProgress {
   mode: string; modeIndex: number; stepsDone: number; stepsTotal: number; elapsedMs: number;
+  /** Wall time of the warm-up before the first mode, ms (0 without one). */
+  warmupMs: number;
   /** Index of the first step in stepUs / loss. */
   firstStep: number; stepUs: Float64Array; loss: Float32Array; tracedSteps: number[];
+  /** The retraces since the previous report of this mode. */
+  retraces: RaggedRetraceReport[];
 }
 /** The result document "tracelab.ragged/1" (docs/performance.md). */
 export interface RaggedResult {
   format: string; config: Record<string, unknown>; cancelled: boolean;
+  /** Wall time of the warm-up (config warmup_steps), ms; 0 without one. */
+  warmup_ms: number;
   modes: Array<{
     mode: string; steps: number; total_ms: number; median_us: number; p99_us: number; steady_median_us: number;
     trace_count: number; traced_steps: number[];

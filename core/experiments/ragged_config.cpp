@@ -83,6 +83,7 @@ void RaggedConfig::validate() const {
   TL_CHECK(optimizer == "adam" || optimizer == "sgd" || optimizer == "rmsprop", InvalidArgument,
            "ragged experiment: optimizer must be adam, sgd or rmsprop, got '", optimizer, "'");
   check_range("examples", examples, 0, steps);
+  check_range("warmup_steps", warmup_steps, 0, 100'000);
   std::int64_t elements = batch_size * max_length * features;
   check_range("batch_size * max_length * features", elements, 1, 1 << 22);
   check_range("examples held in memory * (max_length * features * batch_size)",

@@ -44,7 +44,8 @@ nlohmann::json config_json(const RaggedConfig& c) {
           {"optimizer", c.optimizer},
           {"buckets", c.effective_buckets()},
           {"examples", c.examples},
-          {"max_retracing_warnings", c.max_retracing_warnings}};
+          {"max_retracing_warnings", c.max_retracing_warnings},
+          {"warmup_steps", c.warmup_steps}};
 }
 
 nlohmann::json concrete_json(const RaggedConcrete& c, bool include_graphs) {
@@ -133,6 +134,7 @@ std::string to_json(const RaggedResult& result, bool include_graphs) {
   nlohmann::json doc = {{"format", "tracelab.ragged/1"},
                         {"config", config_json(result.config)},
                         {"cancelled", result.cancelled},
+                        {"warmup_ms", result.warmup_ms},
                         {"modes", modes}};
   return doc.dump(1);
 }

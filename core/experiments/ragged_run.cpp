@@ -1,7 +1,8 @@
 // The ragged experiment's runner: one fresh model per mode (same initial weights), the same examples in the same
 // order, and for every step its wall time, its loss and whether it traced. Timing covers exactly what a user's
 // training loop would wait for: the call (tracing included when it traces) and reading the loss; progress
-// reports happen between timed steps. `loop` times its steps inside the graph with record_timestamp.
+// reports happen between timed steps. `loop` times its steps inside the graph with record_timestamp. An optional
+// warm-up runs every mode's code before the first timed step (on models and functions that are then dropped).
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -48,8 +49,12 @@ struct Data {
 class ModeRun {
  public:
   ModeRun(const RaggedConfig& config, RaggedMode mode, std::size_t mode_index, const RaggedProgressFn& progress,
-          std::int64_t progress_every)
-      : config_(config), mode_index_(mode_index), progress_(progress), progress_every_(progress_every) {
+          std::int64_t progress_every, double warmup_ms)
+      : config_(config),
+        mode_index_(mode_index),
+        progress_(progress),
+        progress_every_(progress_every),
+        warmup_ms_(warmup_ms) {
     result_.mode = mode;
     result_.step_us.reserve(static_cast<std::size_t>(config.steps));
     result_.loss.reserve(static_cast<std::size_t>(config.steps));
@@ -81,7 +86,8 @@ class ModeRun {
   template <class Elapsed>
   bool report(bool last, Elapsed&& elapsed_ms) {
     if (!progress_ || (!last && result_.steps % progress_every_ != 0)) return true;
-    return progress_(RaggedProgress{result_.mode, mode_index_, result_.steps, config_.steps, elapsed_ms(), &result_});
+    return progress_(RaggedProgress{result_.mode, mode_index_, result_.steps, config_.steps, elapsed_ms(), &result_,
+                                    warmup_ms_});
   }
 
   /// Reads the last call's record of a tl::function: traced steps, retraces, warnings; then forgets the records.
@@ -129,6 +135,7 @@ class ModeRun {
   std::size_t mode_index_;
   const RaggedProgressFn& progress_;
   std::int64_t progress_every_;
+  double warmup_ms_;
   RaggedModeResult result_;
 };
 
@@ -219,6 +226,28 @@ bool run_loop(ModeRun& run, const Data& data) {
   return run.report(true, [&] { return static_cast<double>(TimestampLog::now() - start) / 1e6; });
 }
 
+/// Runs `mode` for the steps of `run`'s config; false when the progress callback cancelled.
+bool run_mode(ModeRun& run, const Data& data, RaggedMode mode) {
+  if (mode == RaggedMode::eager) return run_eager(run, data);
+  if (mode == RaggedMode::loop) return run_loop(run, data);
+  return run_traced(run, data, mode);
+}
+
+/// The warm-up: every selected mode for config.warmup_steps steps, on the same data, each with its own throwaway
+/// model and tl::functions and without progress reports. Its results (warnings included) are dropped; returns
+/// its wall time in ms.
+double warm_up(const RaggedConfig& config, const Data& data) {
+  RaggedConfig warm = config;
+  warm.steps = config.warmup_steps;
+  const RaggedProgressFn no_progress;
+  Clock::time_point start = Clock::now();
+  for (std::size_t m = 0; m < warm.modes.size(); ++m) {
+    ModeRun run(warm, warm.modes[m], m, no_progress, 1, 0);
+    run_mode(run, data, warm.modes[m]);
+  }
+  return micros(start, Clock::now()) / 1000;
+}
+
 }  // namespace
 
 RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& progress, std::int64_t progress_every) {
@@ -229,13 +258,10 @@ RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& prog
   RaggedResult out;
   out.config = config;
   Data data(config);
+  if (config.warmup_steps > 0) out.warmup_ms = warm_up(config, data);
   for (std::size_t m = 0; m < config.modes.size() && !out.cancelled; ++m) {
-    RaggedMode mode = config.modes[m];
-    ModeRun run(config, mode, m, progress, progress_every);
-    bool completed = mode == RaggedMode::eager ? run_eager(run, data)
-                     : mode == RaggedMode::loop ? run_loop(run, data)
-                                                : run_traced(run, data, mode);
-    out.cancelled = !completed;
+    ModeRun run(config, config.modes[m], m, progress, progress_every, out.warmup_ms);
+    out.cancelled = !run_mode(run, data, config.modes[m]);
     out.modes.push_back(run.finish());
   }
   return out;

@@ -294,3 +294,42 @@ test('experiments: the ragged runner from JS reports progress, can stop, and giv
   const graphs = tl.experiments.runRagged({ steps: 20, modes: ['signature'] }, { includeGraphs: true });
   assert.match(graphs.modes[0].concrete_functions[0].graph, /adam_update/);
 });
+
+test('experiments: warmupSteps runs untimed first (warmupMs); progress reports carry each retrace once', () => {
+  const run = (warmupSteps) => {
+    const reports = [];
+    const result = tl.experiments.runRagged({ steps: 300, seed: 7, warmupSteps }, {
+      onProgress: (r) => { reports.push({ mode: r.mode, warmupMs: r.warmupMs, retraces: r.retraces, tracedSteps: r.tracedSteps }); },
+      progressEvery: 50,
+    });
+    return { result, reports };
+  };
+  const cold = run(0);
+  const warm = run(40);
+  assert.equal(cold.result.warmup_ms, 0);
+  assert.equal(cold.result.config.warmup_steps, 0);
+  assert.ok(warm.result.warmup_ms > 0);
+  assert.equal(warm.result.config.warmup_steps, 40);
+  for (const { result, reports } of [cold, warm]) {
+    for (const r of reports) assert.equal(r.warmupMs, result.warmup_ms);
+    for (const mode of result.modes) {
+      const retraces = reports.filter((r) => r.mode === mode.mode).flatMap((r) => r.retraces);
+      assert.equal(retraces.length, mode.trace_count, mode.mode);
+      assert.deepEqual(retraces.map((t) => t.step), mode.traced_steps, mode.mode);
+      assert.deepEqual(reports.filter((r) => r.mode === mode.mode).flatMap((r) => r.tracedSteps), mode.traced_steps);
+      retraces.forEach((t, i) => {
+        assert.ok(t.traceUs > 0, `${mode.mode}: traceUs ${t.traceUs}`);
+        assert.equal(t.signature, mode.retraces[i].signature);
+        assert.equal(t.reason, mode.retraces[i].reason);
+        assert.match(t.signature, /^train(_step)?\(/);
+      });
+    }
+  }
+  const traces = Object.fromEntries(warm.result.modes.map((m) => [m.mode, m.trace_count]));
+  assert.deepEqual(traces, { eager: 0, function: 10, signature: 1, relaxed: 2, loop: 1, bucketed: 4 });
+  for (let m = 0; m < 6; ++m) assert.deepEqual(warm.result.modes[m].loss, cold.result.modes[m].loss);
+  assert.throws(() => tl.experiments.runRagged({ warmupSteps: -1 }),
+                { name: 'InvalidArgument', message: /warmup_steps must be in \[0, 100000\], got -1/ });
+  assert.throws(() => tl.experiments.runRagged({ warmupSteps: 2.5 }),
+                { name: 'InvalidArgument', message: /warmupSteps must be an integer, got a fraction/ });
+});

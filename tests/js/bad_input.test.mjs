@@ -119,6 +119,7 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'numerics.nan-inf-data': () => tl.ops.checkNumerics(tl.tensor([[1, NaN], [3, Infinity], [NaN, 6]]), { message: 'training batch 7' }),
     'numerics.nan-loss-traced': () => step(tl.tensor([-1])),
     'numerics.int': () => tl.ops.checkNumerics(i, { message: 'ids' }),
+    'experiment.warmup-range': () => ragged({ warmupSteps: 100001 }),
     'page.steps-zero': () => ragged({ steps: 0 }),
     'page.x-reversed': () => ragged({ minLength: 8, maxLength: 3 }),
     'page.hidden-empty': () => ragged({ hiddenUnits: [] }),

@@ -5,10 +5,13 @@ import { guard, translate } from './errors.mjs';
 export function makeExperiments(core) {
   /**
    * Runs the experiment. config: {modes, steps, seed, minLength, maxLength, features, batchSize, hiddenUnits,
-   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize}; options: {onProgress(report),
-   * progressEvery = 100, includeGraphs = false}. A report is {mode, modeIndex, stepsDone, stepsTotal,
-   * elapsedMs, firstStep, stepUs: Float64Array, loss: Float32Array, tracedSteps}; returning false stops the
-   * run. Returns the result document of docs/performance.md ("tracelab.ragged/1").
+   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps}; warmupSteps > 0
+   * first runs every mode that many steps on a throwaway model (untimed, not reported; its time is warmupMs).
+   * options: {onProgress(report), progressEvery = 100, includeGraphs = false}. A report is {mode, modeIndex,
+   * stepsDone, stepsTotal, elapsedMs, warmupMs, firstStep, stepUs: Float64Array, loss: Float32Array,
+   * tracedSteps, retraces: [{step, traceUs, signature, reason}]} (steps, traced steps and retraces since the
+   * previous report); returning false stops the run. Returns the result document of docs/performance.md
+   * ("tracelab.ragged/1").
    */
   function runRagged(config = {}, { onProgress, progressEvery = 100, includeGraphs = false } = {}) {
     let callbackError = null;

@@ -23,8 +23,14 @@ async function main(): Promise<number> {
   optimizer.minimize(() => tl.losses.meanSquaredError(tl.ones([2, 1]), model.apply(tl.ones([2, 3]))), false);
   const ds = tl.data.fromTensorSlices([tl.ones([4, 2]), tl.zeros([4])]).batch(2);
   for (const [a, b] of ds) tl.dispose([a, b]);
-  const result = tl.experiments.runRagged({ steps: 10, modes: ['signature'] }, { onProgress: (p) => p.stepsDone < 5 });
-  const first: number = result.modes[0].step_us[0];
+  const traceUs: number[] = [];
+  const result = tl.experiments.runRagged({ steps: 10, modes: ['signature'], warmupSteps: 5 }, {
+    onProgress: (p) => {
+      for (const r of p.retraces) traceUs.push(r.traceUs + r.step + r.signature.length + r.reason.length + p.warmupMs);
+      return p.stepsDone < 5;
+    },
+  });
+  const first: number = result.modes[0].step_us[0] + result.warmup_ms + traceUs.length;
   try {
     tl.matMul(x, x);
   } catch (e) {

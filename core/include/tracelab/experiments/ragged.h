@@ -61,6 +61,13 @@ struct RaggedConfig {
   int max_retracing_warnings = -1;
   /// Which optimization passes every traced graph gets.
   graph::OptimizeOptions optimize{};
+  /// Steps of warm-up (0 .. 100,000; 0: none): before the measured modes, every selected mode runs this many
+  /// steps on a throwaway model with its own tl::functions, on the same data. In WASM this lets V8 move the hot
+  /// code from its baseline compiler to its optimizing one (background compile jobs that otherwise compete with
+  /// the timed steps, docs/performance.md) before anything is timed. Only its wall time is kept
+  /// (RaggedResult::warmup_ms); the measured modes start from fresh models and functions, so each of their traces
+  /// still happens and is timed.
+  std::int64_t warmup_steps = 0;
 
   /// InvalidArgument naming the field and the accepted range.
   void validate() const;
@@ -117,6 +124,7 @@ struct RaggedResult {
   RaggedConfig config;
   std::vector<RaggedModeResult> modes;
   bool cancelled = false;
+  double warmup_ms = 0;  ///< wall time of the warm-up (config.warmup_steps), 0 without one
   /// The mode's result; InvalidArgument when the run did not include it.
   const RaggedModeResult& mode(RaggedMode m) const;
 };
@@ -128,13 +136,15 @@ struct RaggedProgress {
   std::int64_t steps_done;
   std::int64_t steps_total;
   double elapsed_ms;                    ///< wall time of this mode so far
-  const RaggedModeResult* partial;      ///< step_us, loss, traced_steps so far
+  const RaggedModeResult* partial;      ///< step_us, loss, traced_steps, retraces so far
+  double warmup_ms;                     ///< wall time of the warm-up before the modes (0 without one)
 };
 /// Return false to stop the run (the current mode ends with the steps done so far).
 using RaggedProgressFn = std::function<bool(const RaggedProgress&)>;
 
-/// Generates the data, then trains a fresh model (same initial weights) in each mode. The `loop` mode runs as
-/// one call, so it reports progress and checks for cancellation only when done. Retracing warnings are
+/// Generates the data, warms up when config.warmup_steps > 0 (no progress reports during it), then trains a
+/// fresh model (same initial weights) in each mode. The `loop` mode runs as one call, so it reports progress and
+/// checks for cancellation only when done. Retracing warnings are
 /// collected into each mode's result instead of the log sink.
 RaggedResult run_ragged(const RaggedConfig& config, const RaggedProgressFn& progress = {},
                         std::int64_t progress_every = 100);
