@@ -1,38 +1,60 @@
-// Runs the ragged experiment off the page's thread: loads the WASM core, runs tl.experiments.runRagged and posts
-// the steps in batches (so the page draws while it runs), then the whole result. Stop = the page terminates
-// this worker (the runner is synchronous; what was posted so far stays on the page).
+// The playground's worker: loads the WASM core, runs the ragged experiment (tl.experiments.runRagged), posts the
+// steps in batches while it runs, then the result; keeps the graphs and answers the page's requests for a laid-out
+// graph or the exported document, so the page's thread only draws. Messages: protocol.js. Stop = the page
+// terminates this worker (the runner is synchronous; what was posted so far stays on the page).
 import { loadTracelab } from './lib/tracelab.mjs';
+import { layoutGraph } from './graph-layout.js';
+import { traceLabel } from './protocol.js';
 
 const ready = loadTracelab();
+let result = null;   // the last run's document, graphs included
+const layouts = new Map();   // "mode/index/traced" -> laid-out graph of the last run (dagre takes 0.1-1 s per graph)
+
+const retraceOf = (r) => ({ step: r.step, trace_us: r.traceUs ?? r.trace_us, signature: r.signature, reason: r.reason,
+                            label: traceLabel(r.signature) });
+
+function run({ config, progress_every: progressEvery }, tl) {
+  layouts.clear();
+  if (config.warmupSteps > 0) self.postMessage({ type: 'warmup', steps: config.warmupSteps });
+  result = tl.experiments.runRagged(config, {
+    progressEvery,
+    includeGraphs: true,
+    onProgress: (report) => {
+      self.postMessage({
+        type: 'steps', mode: report.mode, mode_index: report.modeIndex, from: report.firstStep, step_us: report.stepUs,
+        loss: report.loss, retraces: report.retraces.map(retraceOf), steps_done: report.stepsDone,
+        steps_total: report.stepsTotal, elapsed_ms: report.elapsedMs, warmup_ms: report.warmupMs,
+      }, [report.stepUs.buffer, report.loss.buffer]);
+    },
+  });
+  for (const m of result.modes) for (const r of m.retraces) r.label = traceLabel(r.signature);
+  // The page gets the document without the graphs (they stay here for 'layout' and 'export'), its per-step arrays
+  // as transferred typed arrays.
+  const modes = result.modes.map((m) => ({
+    ...m, step_us: Float64Array.from(m.step_us), loss: Float32Array.from(m.loss, (v) => (v === null ? NaN : v)),
+    concrete_functions: m.concrete_functions.map(({ signature, traced_nodes, optimized_nodes, passes }) =>
+      ({ signature, traced_nodes, optimized_nodes, passes })),
+  }));
+  self.postMessage({ type: 'done', result: { ...result, modes } }, modes.flatMap((m) => [m.step_us.buffer, m.loss.buffer]));
+}
+
+function layout({ id, mode, index, traced }) {
+  const f = result?.modes.find((m) => m.mode === mode)?.concrete_functions[index];
+  if (!f) throw new Error(`no concrete function ${index} for mode ${mode}`);
+  const key = `${mode}/${index}/${traced}`;
+  if (!layouts.has(key)) layouts.set(key, layoutGraph(traced ? f.traced_graph_json : f.graph_json));
+  const laid = layouts.get(key);
+  self.postMessage({ type: 'layout', id, layout: laid, text: traced ? f.traced_graph : f.graph, nodes: laid.nodeCount });
+}
 
 self.onmessage = async ({ data }) => {
-  if (data.type !== 'run') return;
   try {
     const tl = await ready;
-    const result = tl.experiments.runRagged(data.config, {
-      progressEvery: data.progressEvery,
-      includeGraphs: true,
-      onProgress: (report) => {
-        self.postMessage({ type: 'progress', report },
-                         [report.stepUs.buffer, report.loss.buffer]);
-      },
-    });
-    // Keep the page's thread free: per-step arrays travel as transferred typed arrays, and the graphs (large, only
-    // needed by the inspector) as one JSON text the page parses when it draws them.
-    const graphs = result.modes.map((m) => m.concrete_functions.map((f) => {
-      const { graph, traced_graph: tracedGraph, graph_json: graphJson, traced_graph_json: tracedGraphJson } = f;
-      delete f.graph; delete f.traced_graph; delete f.graph_json; delete f.traced_graph_json;
-      return { graph, tracedGraph, graphJson, tracedGraphJson };
-    }));
-    const buffers = [];
-    for (const m of result.modes) {
-      m.step_us = Float64Array.from(m.step_us);
-      m.loss = Float32Array.from(m.loss, (v) => (v === null ? NaN : v));
-      buffers.push(m.step_us.buffer, m.loss.buffer);
-    }
-    self.postMessage({ type: 'done', result, graphs: JSON.stringify(graphs) }, buffers);
+    if (data.type === 'run') run(data, tl);
+    else if (data.type === 'layout') layout(data);
+    else if (data.type === 'export') self.postMessage({ type: 'export', id: data.id, json: JSON.stringify(result, null, 1) });
   } catch (error) {
-    self.postMessage({ type: 'error', name: error.name, message: error.message });
+    self.postMessage({ type: 'error', id: data.id, name: error.name, message: String(error.message ?? error) });
   }
 };
 

@@ -1,8 +1,9 @@
 // The playground in headless Chromium (Debian's, driven by playwright-core): served on 127.0.0.1 with the .wasm
-// as application/wasm; a 500-step run of all six modes draws 500 points per mode and one marker per trace; the
-// summary, warnings and inspector fill; exports are valid JSON and CSV; Stop keeps the steps so far; invalid
-// fields get a message; no console errors; no horizontal scroll at 375 px. Screenshots go to
-// build/test-artifacts/.
+// as application/wasm; a 500-step run of all six modes fills one lane per mode with every step and one labelled
+// marker per trace, after the engine warm-up (on by default, said under the lanes); the summary, warnings and
+// inspector (laid out in the worker) fill; exports are valid JSON and CSV; Stop keeps the steps so far; a run
+// without warm-up says so; invalid fields get a message; no console errors; no horizontal scroll at 375 px.
+// Screenshots go to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -33,29 +34,45 @@ test('page: served with the right types; a 500-step run of all modes draws every
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);  // 5 µs timers instead of 100 µs
   t.diagnostic(`load to interactive: ${loadMs} ms`);
 
+  assert.equal(await page.isChecked('#warmup'), true);   // the engine warm-up is on by default
   await page.click('#run');
   await page.waitForSelector('#summary tbody tr[data-mode="bucketed"]', { timeout: 240_000 });
-  await page.waitForFunction(() => document.getElementById('chart-steps').dataset.pointsBucketed === '500');
-  const steps = await dataset(page, 'chart-steps');
-  for (const mode of ['Eager', 'Function', 'Signature', 'Relaxed', 'Loop', 'Bucketed']) assert.equal(steps[`points${mode}`], '500', mode);
-  assert.equal(steps.markersFunction, '10');
-  assert.equal(steps.markersSignature, '1');
-  assert.equal(steps.markersRelaxed, '2');
-  assert.equal(steps.markersLoop, '1');
-  assert.equal(steps.markersBucketed, '4');
-  assert.equal(steps.markersEager, '0');
+  // One lane per mode, each with every step and one marker per trace, each marker labelled with its shape.
+  const expected = { eager: 0, function: 10, signature: 1, relaxed: 2, loop: 1, bucketed: 4 };
+  await page.waitForFunction(() => [...document.querySelectorAll('.lane:not([hidden])')].every((l) => l.dataset.steps === '500'));
+  const lanes = await page.$$eval('.lane:not([hidden])', (all) => all.map((l) => ({ ...l.dataset, summary: l.querySelector('.lane-summary').textContent,
+                                                                                   traces: l.querySelectorAll('.lane-traces li').length })));
+  assert.deepEqual(lanes.map((l) => l.mode), Object.keys(expected));
+  for (const lane of lanes) {
+    const traces = expected[lane.mode];
+    assert.equal(lane.traces, traces, lane.mode);
+    assert.equal(lane.markers, String(traces), lane.mode);
+    assert.equal(lane.labels, String(traces), `${lane.mode}: every marker is labelled`);
+    assert.match(lane.summary, traces ? new RegExp(`^${traces} traces?: .* = \\d+% of this mode's .* · steady .* \\(p99 `) : /^no traces · steady /, lane.mode);
+  }
+  assert.match(await page.textContent('.lane[data-mode="function"] .lane-traces'), /step 0: traced for X=\d+ in /);
+  assert.match(await page.textContent('.lane[data-mode="signature"] .lane-traces'), /traced for X=None/);
+  assert.match(await page.textContent('.lane[data-mode="loop"] .lane-traces'), /traced for whole loop/);
+  assert.match(await page.textContent('#warmup-note'), /untimed steps per mode on a throwaway model/);
   assert.equal((await dataset(page, 'chart-loss')).pointsLoop, '500');
   assert.equal(await page.locator('#summary tbody tr').count(), 6);
-  assert.equal(await page.textContent('#summary tr[data-mode="function"] td:nth-child(6)'), '10');
+  assert.equal(await page.textContent('#summary tr[data-mode="function"] td:nth-child(7)'), '10');
   assert.match(await page.textContent('#warnings'), /triggered tl.function retracing/);
   assert.equal(await page.locator('#retraces tbody tr').count(), 10 + 1 + 2 + 1 + 4);
+  assert.match(await page.textContent('#retraces tbody tr:first-child td:nth-child(3)'), /^(X=\d+|X=None|whole loop)$/);
+
+  // The linear step axis draws the same markers and labels.
+  await page.uncheck('#log-steps');
+  await page.waitForFunction(() => document.querySelector('.lane[data-mode="function"]').dataset.markers === '10');
+  await page.check('#log-steps');
 
   // The inspector draws the selected concrete function's graph, optimized and as traced.
   await page.selectOption('#inspect-mode', 'signature');
+  await page.waitForSelector('#inspect-graph[data-state="drawn"]');
   const optimized = Number((await dataset(page, 'inspect-graph')).nodes);
   assert.ok(optimized > 50, `nodes ${optimized}`);
   await page.check('#inspect-unoptimized');
-  assert.ok(Number((await dataset(page, 'inspect-graph')).nodes) > optimized);
+  await page.waitForFunction((n) => Number(document.getElementById('inspect-graph').dataset.nodes) > n, optimized);
   assert.ok(await page.locator('#inspect-graph svg .node').count() > 50);
   assert.ok(await page.locator('#inspect-passes tbody tr').count() >= 6);
 
@@ -98,20 +115,24 @@ test('page: Stop keeps the steps so far; invalid fields show a message; 375 px h
   await page.fill('input[name=maxLength]', '10');
   await page.click('#run');
   assert.equal(await page.textContent('#steps-error'), '');
-  await page.waitForFunction(() => Number(document.getElementById('chart-steps').dataset.pointsEager ?? 0) >= 500);
+  await page.waitForFunction(() => Number(document.querySelector('.lane[data-mode="eager"]').dataset.steps) >= 500);
   await page.click('#stop');
   await page.waitForSelector('#summary tbody tr');
   assert.match(await page.textContent('#core-status'), /Stopped/);
-  const points = Number((await dataset(page, 'chart-steps')).pointsEager);
+  const points = Number(await page.getAttribute('.lane[data-mode="eager"]', 'data-steps'));
   assert.ok(points >= 500 && points < 50000, `eager points ${points}`);
   assert.equal(await page.isDisabled('#run'), false);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   await page.screenshot({ path: join(artifacts, 'playground-375px.png'), fullPage: true });
 
-  // After Stop a fresh worker is ready: a short run works.
+  // After Stop a fresh worker is ready: a short run works; without the warm-up the page says so.
   await page.fill('input[name=steps]', '100');
+  await page.uncheck('#warmup');
   await page.waitForSelector('#run:not([disabled])');
   await page.click('#run');
-  await page.waitForFunction(() => document.getElementById('chart-steps').dataset.pointsBucketed === '100', null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelector('.lane[data-mode="bucketed"]').dataset.steps === '100', null, { timeout: 120_000 });
+  await page.waitForSelector('#summary tbody tr[data-mode="bucketed"]');
+  assert.match(await page.textContent('#warmup-note'), /No warm-up/);
+  assert.match(page.url(), /warmup=0/);
   assert.deepEqual(problems, []);
 });

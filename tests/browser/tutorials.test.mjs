@@ -50,7 +50,14 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
       else assert.equal(cell.check, 'pass', `${lesson.page} ${cell.name}: ${cell.verdict}\n${cell.output}`);
     }
     if (lesson.page === 'side-effects.html') assert.ok(await page.locator('.out-graph svg').count() >= 1, 'a graph is drawn');
-    if (lesson.page === 'retracing.html') assert.ok(await page.locator('.out-chart .uplot').count() >= 2, 'charts are drawn');
+    if (lesson.page === 'retracing.html') {
+      // The spikes cell draws the playground's lanes: one per mode, every trace a labelled marker.
+      assert.ok(await page.locator('.out-chart .uplot').count() >= 1, 'the cumulative chart is drawn');
+      await page.waitForFunction(() => [...document.querySelectorAll('.out-ragged .lane:not([hidden])')]
+        .every((lane) => lane.dataset.labels === lane.dataset.traces && lane.dataset.markers === lane.dataset.traces));
+      const traces = await page.$$eval('.out-ragged .lane:not([hidden])', (lanes) => lanes.map((l) => `${l.dataset.mode}:${l.dataset.traces}`));
+      assert.deepEqual(traces, ['eager:0', 'function:10', 'signature:1', 'relaxed:2', 'loop:1', 'bucketed:4']);
+    }
     await page.screenshot({ path: join(artifacts, `tutorial-${lesson.page.replace('.html', '')}.png`), fullPage: true });
     assert.deepEqual(problems, [], `${lesson.page}: console errors`);
     t.diagnostic(`${lesson.page}: ${cells.length} cells passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

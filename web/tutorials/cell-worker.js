@@ -1,12 +1,13 @@
 // Runs the tutorials' code cells off the page's thread. Each cell is the body of an async function with three
 // names in scope:
 //   tl      the Tracelab API (docs/js-api.md), loaded once per worker
-//   show    output under the cell: show.text(...), show.table(rows), show.chart({...}), show.graph(json), show.progress(f)
+//   show    output under the cell: show.text(...), show.table(rows), show.chart({...}), show.graph(json), show.ragged(result), show.progress(f)
 //   shared  an object that lives as long as this worker, for values a later cell uses (a model, a dataset)
 // console.log and tl.print lines and the core's warnings are captured in order and counted, so a page can check
 // "console.log ran 1 time, tl.print ran 5 times" from what really happened, whatever the cell's code now says.
 // A runaway cell is stopped by the page terminating this worker (a fresh one replaces it; `shared` starts empty).
 import { loadTracelab } from '../lib/tracelab.mjs';
+import { layoutGraph } from '../graph-layout.js';
 
 const AsyncFunction = (async () => {}).constructor;
 const ready = loadTracelab();
@@ -43,8 +44,14 @@ const show = {
   chart: (spec) => post('chart', {
     spec: { ...spec, x: Array.from(spec.x), series: spec.series.map((s) => ({ ...s, values: Array.from(s.values, (v) => (v === null || Number.isNaN(v) ? null : v)) })) },
   }),
-  /** A graph in the JSON form of docs/graph.md (a string or an object), drawn with dagre. */
-  graph: (json, title = '') => post('graph', { json: typeof json === 'string' ? json : JSON.stringify(json), title }),
+  /** A graph in the JSON form of docs/graph.md (a string or an object), laid out by dagre here, drawn by the page. */
+  graph: (json, title = '') => post('graph', { layout: layoutGraph(json), title }),
+  /** The ragged experiment's result (tl.experiments.runRagged) as the playground draws it: one lane per mode. */
+  ragged: (result) => post('ragged', {
+    steps: result.config?.steps ?? Math.max(...result.modes.map((m) => m.step_us.length)),
+    modes: result.modes.map((m) => ({ mode: m.mode, step_us: Float64Array.from(m.step_us),
+      retraces: m.retraces.map(({ step, trace_us, signature, reason }) => ({ step, trace_us, signature, reason })) })),
+  }),
   /** A progress bar under the cell: fraction in [0, 1] and a label. */
   progress: (fraction, label = '') => post('progress', { fraction: Math.max(0, Math.min(1, fraction)), label }),
 };

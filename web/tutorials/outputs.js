@@ -1,7 +1,9 @@
 // Draws what a code cell showed: text and captured lines (console.log, tl.print, warnings), tables, charts (uPlot)
-// and graphs (dagre, through the playground's inspector). Everything arrives as plain data from the cell worker.
+// and graphs (laid out by dagre in the worker, drawn by the playground's inspector). Everything arrives as plain data
+// from the cell worker.
 import { uPlot } from '../lib/vendor.mjs';
 import { drawGraph } from '../inspector.js';
+import { LaneChart } from '../lanes.js';
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#17becf', '#8c564b', '#e377c2'];
 const LINE_PREFIX = { log: '', print: 'tl.print │ ', warning: '⚠ ' };
@@ -13,6 +15,7 @@ export function renderOutput(container, output) {
     case 'table': return container.appendChild(table(output));
     case 'chart': return chart(container, output.spec);
     case 'graph': return graph(container, output);
+    case 'ragged': return ragged(container, output);
     case 'progress': return progress(container, output);
     default: return appendLine(container, { kind: 'text', text: `(unknown output kind ${output.kind})` });
   }
@@ -84,7 +87,7 @@ function chart(container, spec) {
   return figure;
 }
 
-function graph(container, { json, title }) {
+function graph(container, { layout, title }) {
   const details = document.createElement('details');
   details.className = 'out out-graph';
   details.open = true;
@@ -94,10 +97,26 @@ function graph(container, { json, title }) {
   area.className = 'graph';
   details.append(area);
   container.append(details);
-  const nodes = drawGraph(area, JSON.parse(json));
+  const nodes = drawGraph(area, layout);
   summary.textContent = `${title || 'graph'} (${nodes} nodes)`;
   details.dataset.nodes = String(nodes);
   return details;
+}
+
+/** The ragged experiment in lanes, with the playground's component (lanes.js). */
+function ragged(container, { steps, modes }) {
+  const figure = document.createElement('figure');
+  figure.className = 'out out-ragged';
+  const area = document.createElement('div');
+  area.setAttribute('aria-label', 'step time per mode, one lane per mode');
+  figure.append(area);
+  container.append(figure);
+  const lanes = new LaneChart(area);
+  lanes.reset(modes.map((m) => m.mode), steps);
+  for (const m of modes) lanes.put(m.mode, 0, m.step_us, m.retraces);
+  lanes.draw();
+  figure.dataset.lanes = String(modes.length);
+  return figure;
 }
 
 /** One progress bar per cell, updated in place. */
