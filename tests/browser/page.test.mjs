@@ -61,6 +61,27 @@ test('page: served with the right types; a 500-step run of all modes draws every
   assert.equal(await page.locator('#retraces tbody tr').count(), 10 + 1 + 2 + 1 + 4);
   assert.match(await page.textContent('#retraces tbody tr:first-child td:nth-child(3)'), /^(X=\d+|X=None|whole loop)$/);
 
+  // Hover a trace: its step, the shape it traced for and the reason, without clicking.
+  await page.locator('.lane[data-mode="function"]').scrollIntoViewIfNeeded();
+  const over = await page.locator('.lane[data-mode="function"] .u-over').boundingBox();
+  const third = await page.evaluate(() => { const lane = window.playground.lanes.lanes.get('function');
+                                            return lane.plot.valToPos(lane.retraces[2].step, 'x'); });
+  await page.mouse.move(over.x + third, over.y + 30);
+  await page.waitForSelector('.lane-tooltip:not([hidden])');
+  assert.match(await page.textContent('.lane-tooltip'), /^function, step \d+: traced for X=\d+ in .*\n.*shape=\(1, \d+, 20\)[^]*dim 1 changed/);
+  // Drag to zoom one lane: every lane follows; a double-click shows every step again.
+  const xRanges = () => page.evaluate(() => [...window.playground.lanes.lanes.values()].filter((l) => !l.element.hidden)
+    .map((l) => `${Math.round(l.plot.scales.x.min)}-${Math.round(l.plot.scales.x.max)}`));
+  await page.mouse.move(over.x + over.width * 0.6, over.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(over.x + over.width * 0.8, over.y + 40, { steps: 5 });
+  await page.mouse.up();
+  const zoomed = await xRanges();
+  assert.equal(new Set(zoomed).size, 1, `lanes zoomed alike: ${zoomed}`);
+  assert.notEqual(zoomed[0], '0-499');
+  await page.mouse.dblclick(over.x + over.width * 0.5, over.y + 40);
+  assert.deepEqual(new Set(await xRanges()), new Set(['0-499']));
+
   // The linear step axis draws the same markers and labels.
   await page.uncheck('#log-steps');
   await page.waitForFunction(() => document.querySelector('.lane[data-mode="function"]').dataset.markers === '10');
