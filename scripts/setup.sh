@@ -26,8 +26,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages: the page's (uPlot, dagre, bundled by esbuild), the tests' (playwright-core, typescript) and the
-# JS benchmark's (TensorFlow.js). Installed for serving too: the page is built from them.
+# npm packages: the page's (uPlot, dagre, bundled by esbuild), AutoGraph's parser (acorn, astring, bundled too), the
+# tests' (playwright-core, typescript) and the JS benchmark's (TensorFlow.js). Installed for serving too: the page
+# is built from them.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error

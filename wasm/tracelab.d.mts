@@ -231,6 +231,53 @@ export declare class DTypeError extends TracelabError {}
 export declare class InvalidArgument extends TracelabError {}
 export declare class OutOfMemory extends TracelabError {}
 export declare class OperatorNotAllowedInGraphError extends TracelabError {}
+/** AutoGraph could not make graph control flow of a construct: "cannot convert <construct> at line L, column C: ...". */
+export declare class ConversionError extends TracelabError {
+  /** The construct, e.g. "if statement", "while loop", "'&&' expression". */
+  readonly construct: string | null;
+  readonly line: number | null;
+  /** Counted from 1. */
+  readonly column: number | null;
+  /** The filename given to convert / toCode, or null. */
+  readonly filename: string | null;
+}
+
+/** A converted statement's state: get / set the variables it assigns (live ones first), for the graph. */
+type GetState = (() => unknown[]) | null;
+type SetState = ((values: unknown[]) => void) | null;
+
+/**
+ * tl.autograph — AutoGraph for JavaScript (docs/js-api.md, "AutoGraph"): `if`, loops, `&&`, `||`, `!` and `?:` over
+ * tensors rewritten into runtime calls that build tl.cond / tl.whileLoop while tl.function traces.
+ */
+export interface Autograph {
+  /** Converts every function (and the top-level code) of module or script text; the result reaches the runtime via `tl`. */
+  convert(source: string, options?: { filename?: string; sourceType?: 'module' | 'script' }): string;
+  /** The converted text of one function, from fn.toString() (its closure cannot be rebuilt from text). */
+  toCode(fn: (...args: any[]) => unknown, options?: { filename?: string }): string;
+  /** A converted, strict-mode copy of fn (not a method) whose free variables are `tl` and the entries of `scope`. */
+  toFunction<F extends (...args: any[]) => unknown>(fn: F, scope?: Record<string, unknown>): F;
+  ConversionError: typeof ConversionError;
+
+  // The runtime that converted code calls; `names` is comma-separated, `where` reads "<construct> at line L, column C".
+  ifStmt(test: unknown, body: () => void, orelse: (() => void) | null, getState: GetState, setState: SetState,
+         names: string, nouts: number, where: string): void;
+  whileStmt(test: () => unknown, body: () => void, getState: GetState, setState: SetState, names: string, nouts: number,
+            where: string): void;
+  doWhileStmt(test: () => unknown, body: () => void, getState: GetState, setState: SetState, names: string, nouts: number,
+              where: string): void;
+  forOfStmt(iterable: unknown, extraTest: (() => unknown) | null, body: (item: any) => void, getState: GetState,
+            setState: SetState, names: string, nouts: number, where: string): void;
+  forInStmt(object: unknown, extraTest: (() => unknown) | null, body: (key: string) => void, getState: GetState,
+            setState: SetState, names: string, nouts: number, where: string): void;
+  ifExp<A, B>(test: unknown, whenTrue: () => A, whenFalse: () => B, where: string): A | B | Tensor;
+  and<A, B>(a: A, right: () => B, where: string): A | B | Tensor;
+  or<A, B>(a: A, right: () => B, where: string): A | B | Tensor;
+  not(a: unknown, where: string): boolean | Tensor;
+  /** The condition of a construct left as plain JavaScript: a symbolic tensor is a ConversionError with `reason`. */
+  test<T>(value: T, where: string, reason: string): T | boolean;
+  iter<T>(iterable: T, where: string, reason: string): T | Iterable<Tensor>;
+}
 
 type Binary = (a: TensorLike, b: TensorLike) => Tensor;
 type Unary = (x: TensorLike) => Tensor;
@@ -361,7 +408,11 @@ export interface Tracelab {
   InvalidArgument: typeof InvalidArgument;
   OutOfMemory: typeof OutOfMemory;
   OperatorNotAllowedInGraphError: typeof OperatorNotAllowedInGraphError;
+  ConversionError: typeof ConversionError;
+  /** AutoGraph: JavaScript control flow over tensors as graph control flow. */
+  autograph: Autograph;
 }
 
 /** Loads the WASM core (browser, worker or Node >= 20, no flags) and returns the API. */
-export declare function loadTracelab(): Promise<Tracelab>;
+/** Loads the core; `autograph: false` leaves out AutoGraph's converter (convert / toCode / toFunction then throw). */
+export declare function loadTracelab(options?: { autograph?: boolean }): Promise<Tracelab>;

@@ -8,6 +8,7 @@
 // Browsers and workers import the ES-module build; Node loads the CommonJS build and is handed the .wasm
 // bytes read with fs, because Emscripten 3.1.6 would otherwise try to fetch() a file path under Node 20.
 import { makeAutodiff } from './js/autodiff.mjs';
+import { makeAutograph } from './js/autograph.mjs';
 import { makeData } from './js/data.mjs';
 import * as errors from './js/errors.mjs';
 import { makeExperiments } from './js/experiment.mjs';
@@ -32,8 +33,13 @@ async function instantiate() {
   return factory({ locateFile: (file) => new URL(file, import.meta.url).href });
 }
 
-/** Loads the core once and returns its API. */
-export async function loadTracelab() {
+/**
+ * Loads the core once and returns its API. `autograph: false` leaves out AutoGraph's converter (its JavaScript
+ * parser, ~140 KB to load and compile); the runtime converted code calls is always there. The converter loads
+ * alongside the WebAssembly core.
+ */
+export async function loadTracelab({ autograph = true } = {}) {
+  const converter = autograph ? import('./js/autograph/converter.mjs') : null;
   const core = await instantiate();
   const engine = new Engine(core);
   let toTensorRef = null;
@@ -90,6 +96,8 @@ export async function loadTracelab() {
     experiments: makeExperiments(core),
     data: makeData(engine, toTensor),
   };
+  /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */
+  tl.autograph = makeAutograph(tl, engine, converter ? await converter : null);
   return tl;
 }
 

@@ -6,7 +6,7 @@ import { loadTracelab } from './lib/tracelab.mjs';
 import { layoutGraph } from './graph-layout.js';
 import { traceLabel } from './protocol.js';
 
-const ready = loadTracelab();
+const ready = loadTracelab({ autograph: false });   // the playground converts no code
 let result = null;   // the last run's document, graphs included
 const layouts = new Map();   // "mode/index/traced" -> laid-out graph of the last run (dagre takes 0.1-1 s per graph)
 

@@ -57,7 +57,7 @@ export function makeData(engine, toTensor) {
      * body(...components) for every element: eagerly a loop; inside a tl.function ONE graph node that runs the
      * whole loop every time the graph runs (TF's `for x in dataset` inside tf.function).
      */
-    forEach(body) { guard(() => core.datasetForEach(this.id, engine.trampoline(body, 'forEach'))); }
+    forEach(body) { engine.relay(() => core.datasetForEach(this.id, engine.trampoline(body, 'forEach'))); }
     /** TF.js' spelling: await ds.forEachAsync(element => ...) with the element array. */
     async forEachAsync(fn) {
       for (const element of this) engine.tidy(() => { fn(element); });

@@ -18,8 +18,18 @@ export class InvalidArgument extends TracelabError {}
 export class OutOfMemory extends TracelabError {}
 /** Reading values of a symbolic tensor while a function is traced. */
 export class OperatorNotAllowedInGraphError extends TracelabError {}
+/**
+ * AutoGraph could not make graph control flow of a construct (tl.autograph): "cannot convert <construct> at line L,
+ * column C: <reason>". `construct`, `line`, `column` (from 1) and `filename` (or null) say where.
+ */
+export class ConversionError extends TracelabError {
+  constructor(message, { construct = null, line = null, column = null, filename = null } = {}) {
+    super(message);
+    Object.assign(this, { construct, line, column, filename });
+  }
+}
 
-const byName = { ShapeError, DTypeError, InvalidArgument, OutOfMemory, OperatorNotAllowedInGraphError };
+const byName = { ShapeError, DTypeError, InvalidArgument, OutOfMemory, OperatorNotAllowedInGraphError, ConversionError };
 
 /** The subclass for a core error (by its name); other values are returned unchanged. */
 export function translate(error) {

@@ -37,7 +37,15 @@ export function makeFunction(engine, isVariable) {
     const name = options.name ?? (fn.name || 'function');
     let currentArgs = null;   // the JS arguments of the call being traced
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
-    const trampoline = engine.trampoline(fn, name, (symbolic) => {
+    const traced = (...args) => {  // called by the core only while it traces
+      engine.tracing += 1;
+      try {
+        return fn(...args);
+      } finally {
+        engine.tracing -= 1;
+      }
+    };
+    const trampoline = engine.trampoline(traced, name, (symbolic) => {
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
@@ -47,7 +55,7 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const ids = guard(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
+        const ids = engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
         const outputs = ids.map((out) => engine.wrap(out));
         if (options.onTrace) {
           const calls = core.functionInfo(id).calls;
@@ -77,7 +85,7 @@ export function makeFunction(engine, isVariable) {
     call.getConcreteFunction = (...args) => {
       currentArgs = args;
       try {
-        const index = guard(() => core.functionConcrete(id, args.map((a, i) => describeArg(a, i, name))));
+        const index = engine.relay(() => core.functionConcrete(id, args.map((a, i) => describeArg(a, i, name))));
         return guard(() => core.functionGraphs(id))[index];
       } finally {
         currentArgs = null;
@@ -110,7 +118,7 @@ export function makeFunction(engine, isVariable) {
    */
   function cond(pred, trueFn, falseFn) {
     const whenTrue = engine.trampoline(trueFn, 'cond: trueFn'), whenFalse = engine.trampoline(falseFn, 'cond: falseFn');
-    const ids = guard(() => core.cond(pred.id, whenTrue, whenFalse));
+    const ids = engine.relay(() => core.cond(pred.id, whenTrue, whenFalse));
     const structure = whenTrue.structure ?? whenFalse.structure;  // eagerly only one branch ran
     const outputs = ids.map((i) => engine.wrap(i));
     return structure === 'array' ? outputs : outputs[0];
@@ -118,7 +126,7 @@ export function makeFunction(engine, isVariable) {
 
   /** tf.while_loop: while (cond(...vars)) vars = body(...vars); returns the final vars (an array). */
   function whileLoop(condFn, body, loopVars, { maximumIterations = -1 } = {}) {
-    const ids = guard(() => core.whileLoop(engine.trampoline(condFn, 'whileLoop: cond'), engine.trampoline(body, 'whileLoop: body'),
+    const ids = engine.relay(() => core.whileLoop(engine.trampoline(condFn, 'whileLoop: cond'), engine.trampoline(body, 'whileLoop: body'),
                                            loopVars.map((t) => t.id), maximumIterations));
     return ids.map((i) => engine.wrap(i));
   }

@@ -11,6 +11,8 @@ export class Engine {
     this.scopes = [];      // tidy scopes: arrays of tensors created inside
     this.live = 0;         // tensors created and not disposed (JS side)
     this.collected = 0;    // handles released by the FinalizationRegistry
+    this.tracing = 0;      // > 0 while tl.function traces a JS function (tl.autograph asks)
+    this.callbackError = null;  // the last error a trampoline's function threw (see relay)
     this.registry = new FinalizationRegistry((id) => {
       if (core.tensorDispose(id)) this.collected += 1;
     });
@@ -59,6 +61,7 @@ export class Engine {
         return { outputs: outputs.map((t) => (own.delete(t) ? t.id : this.core.tensorRetain(t.id))) };
       } catch (error) {
         outputs = [];
+        this.callbackError = error;
         const e = translate(error);
         return { error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } };
       } finally {
@@ -69,6 +72,21 @@ export class Engine {
       }
     };
     return trampoline;
+  }
+
+  /**
+   * Runs fn (a core call that may run trampolines); when a trampoline's function threw, the core reports only the
+   * error's name and message, so the error it threw is rethrown itself, class and stack intact.
+   */
+  relay(fn) {
+    this.callbackError = null;
+    try {
+      return guard(fn);
+    } catch (error) {
+      const original = this.callbackError;
+      this.callbackError = null;
+      throw original && original.message === error.message ? original : error;
+    }
   }
 
   tidy(fn) {

@@ -31,6 +31,15 @@ async function main(): Promise<number> {
     },
   });
   const first: number = result.modes[0].step_us[0] + result.warmup_ms + traceUs.length;
+  const code: string = tl.autograph.convert('function f(x) { return x.greater(0) ? x : x.neg(); }', { filename: 'f.js' });
+  const absolute = tl.autograph.toFunction((t: Tensor, k: number) => (t.greater(0) ? t.mul(k) : t.neg()), { extra: 1 });
+  const converted: Tensor = tl.function(absolute)(tl.scalar(-2), 3);
+  const text: string = tl.autograph.toCode(absolute);
+  try {
+    tl.function(tl.autograph.toFunction((t: Tensor) => { let y; if (t.greater(0)) y = t; return y; }))(tl.scalar(1));
+  } catch (e) {
+    if (e instanceof tl.ConversionError && e.line !== null) traceUs.push(e.line + (e.column ?? 0) + code.length + text.length + converted.size);
+  }
   try {
     tl.matMul(x, x);
   } catch (e) {
