@@ -147,6 +147,10 @@ std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Gra
         auto n = static_cast<std::size_t>(num_vars);
         std::vector<Tensor> forward(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(count));
         std::vector<Tensor> upstream(c.inputs.begin() + static_cast<std::ptrdiff_t>(count), c.inputs.end());
+        // One source per input even when the graph passes one tensor twice (a loop variable that starts as a
+        // captured tensor): the tape tells sources apart by identity, so without a copy each would get both sums.
+        for (Tensor& t : forward)
+          if (t.dtype() == DType::float32) t = identity(t);
         std::vector<std::size_t> wrt;
         GradientTape tape(false, false);
         for (std::size_t i = 0; i < forward.size(); ++i)

@@ -333,3 +333,16 @@ test('experiments: warmupSteps runs untimed first (warmupMs); progress reports c
   assert.throws(() => tl.experiments.runRagged({ warmupSteps: 2.5 }),
                 { name: 'InvalidArgument', message: /warmupSteps must be an integer, got a fraction/ });
 });
+
+test('whileLoop: the traced gradient equals the eager one when a loop variable starts as a tensor the body captures', () => {
+  // v = x^3 after two trips: dv/dx = 3 x^2 = 6.75 at 1.5 (the traced gradient once counted x twice: 13.5).
+  const gradOf = (x) => {
+    const tape = new tl.GradientTape();
+    tape.watch(x);
+    const [, v] = tl.whileLoop((i) => i.less(2), (i, v) => [i.add(1), v.mul(x)], [tl.scalar(0), x]);
+    return tape.gradient(v, x);
+  };
+  const x = tl.scalar(1.5);
+  assert.ok(Math.abs(gradOf(x).dataSync()[0] - 6.75) < 1e-5);
+  assert.ok(Math.abs(tl.function(gradOf)(x).dataSync()[0] - 6.75) < 1e-5);
+});
