@@ -98,7 +98,8 @@ Tensor make_tensor(const val& values, const val& shape_js, const std::string& dt
 
 val values_of(const Tensor& t) {
   TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, "dataSync: a symbolic tensor ", meta_str(t.meta()),
-           " has no values while its function is being traced; return it from the function, or use tl.print");
+           " has no values while its function is being traced; return it from the function, or use tl.print; to"
+           " branch or loop on it, convert the code with tl.autograph");
   auto n = static_cast<std::size_t>(t.num_elements());
   switch (t.dtype()) {  // new TypedArray(view) copies out of WASM memory, which may move later
     case DType::float32: return val::global("Float32Array").new_(emscripten::typed_memory_view(n, t.data<float>()));

@@ -470,7 +470,8 @@ test('autograph/errors name the construct, the line and the column, as TensorFlo
   assertConversionError(() => f.notBool(s()), 'if statement', 37, 27, /the condition must be a bool scalar tensor, got a float32 tensor of shape \(\)/);
   assertConversionError(traced(f.negateFloat, s), "'!' expression", 38, 38, /the operand must be a bool tensor, got a float32 tensor/);
   assertConversionError(traced(f.andFloat, s), "'&&' expression", 39, 35, /the right operand of '&&' must be a bool scalar tensor or a boolean/);
-  assertConversionError(traced(f.loopedString, m), 'for...of loop', 40, 54, /'n' is a string \(JavaScript's \+ on a tensor makes one: use \.add\(\)\)/);
+  // JavaScript's + on a symbolic tensor is caught where it happens (Tensor's Symbol.toPrimitive), before the loop sees a string.
+  assert.throws(() => tl.tidy(traced(f.loopedString, m)), (e) => e instanceof tl.OperatorNotAllowedInGraphError && /used as a JavaScript value/.test(e.message));
   assertConversionError(() => tl.function(f.switchContinue)(m(), 2), 'for...of loop', 43, 7,
                         /'continue' \(line 45, column 19\) jumps out of a nested loop or switch/);
   assert.equal(tl.tidy(() => f.switchContinue(m(), 2).dataSync()[0]), 10);   // eagerly the plain loop runs
@@ -523,4 +524,17 @@ test('autograph: loadTracelab({ autograph: false }) leaves out the converter, ke
   const body = tl.autograph.convert('let y = 0; if (x.greater(0)) { y = x; } else { y = x.neg(); } return y;');
   const abs = lean.function(new Function('tl', 'x', body).bind(null, lean));
   assert.deepEqual(Array.from(abs(lean.scalar(-3)).dataSync()), [3]);
+});
+
+test('a symbolic tensor used as a JavaScript value while tracing is an error that points to tl.autograph', () => {
+  const tracedWith = (body) => () => tl.function((x) => { body(x); return x; })(tl.scalar(1));
+  for (const [what, body] of [['t > 0', (x) => x > 0], ['Number(t)', (x) => Number(x)], ['t + 1', (x) => x + 1],
+                              ['t == 1', (x) => x == 1]]) // eslint-disable-line eqeqeq
+    assert.throws(tracedWith(body), (e) => e instanceof tl.OperatorNotAllowedInGraphError &&
+                  /symbolic tensor f32\[\] was used as a JavaScript value .* tl\.autograph/.test(e.message), what);
+  assert.throws(tracedWith((x) => x.dataSync()), /has no values while its function is being traced; .* tl\.autograph/);
+  // The printed form stays: `${t}` and String(t) of a symbolic tensor, and any use of an eager one.
+  assert.doesNotThrow(tracedWith((x) => `${x}`));
+  assert.match(`${tl.scalar(2)}`, /tl\.Tensor\(shape=\(\), dtype=float32, values=2/);
+  assert.ok(Number.isNaN(Number(tl.scalar(2))));   // as any object: no silent value
 });

@@ -2,7 +2,7 @@
 // copied out on request. tidy() disposes what a function created (except what it returns or keep()s); a
 // FinalizationRegistry releases handles of tensors that were garbage-collected without dispose() — a safety
 // net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
-import { guard, InvalidArgument, translate } from './errors.mjs';
+import { guard, InvalidArgument, OperatorNotAllowedInGraphError, translate } from './errors.mjs';
 
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
@@ -121,6 +121,9 @@ function collectTensors(value, into) {
     for (const v of Object.values(value)) collectTensors(v, into);
 }
 
+/** dtypes as the core prints them in shapes: f32[2,3]. */
+const SHORT_DTYPE = { float32: 'f32', int32: 'i32', bool: 'bool' };
+
 /** A tensor: shape, dtype and a handle to its values in the WASM core. */
 export class Tensor {
   constructor(engine, id, meta) {
@@ -167,6 +170,19 @@ export class Tensor {
     return guard(() => this.engine.core.tensorStr(this.id));
   }
   print() { console.log(this.toString()); }
+  /**
+   * What JavaScript makes of a tensor in `t > 0`, `Number(t)`, `t + 1` or `${t}`: the printed form, as for any
+   * object — except that a symbolic tensor (tl.function tracing) used as a number or in `+` / `==` is an
+   * OperatorNotAllowedInGraphError: the result would be decided once, at trace time, and silently baked into the graph.
+   */
+  [Symbol.toPrimitive](hint) {
+    if (this.symbolic && hint !== 'string')
+      throw new OperatorNotAllowedInGraphError(
+        `a symbolic tensor ${SHORT_DTYPE[this.dtype] ?? this.dtype}[${this.shape.map((d) => (d < 0 ? '?' : d)).join(',')}] was used as a JavaScript value ` +
+        `(a comparison, arithmetic or Number()) while its function is being traced: that would be decided once, at ` +
+        `trace time. Use tensor ops (t.greater(0), t.add(1)), and for if / while on a tensor convert the code with tl.autograph`);
+    return this.toString();
+  }
   /** Releases the values (idempotent). */
   dispose() {
     if (this.isDisposed) return;
