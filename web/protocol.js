@@ -23,8 +23,6 @@
 //
 // Retrace: {step, trace_us, signature, reason, label} — label is the new X ("X=7", "X=None", "whole loop").
 
-export const PROTOCOL_VERSION = 1;
-
 /**
  * What a marker says without hovering: the ragged dim of the trace's input x ("X=7"; "X=None" for a generic
  * shape), or "whole loop" for a function without inputs (the loop mode).

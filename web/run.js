@@ -4,6 +4,7 @@
 //   const runs = new RunController(new URL('./worker.js', import.meta.url));
 //   runs.on = { ready, warmup, steps, done, failed };
 //   runs.start(config);   runs.stop();   await runs.layout(mode, index, traced);   await runs.exportJson();
+import { quantile } from './stats.js';
 
 /** One run's state on the page: the config, the steps received per mode, and the result when done. */
 export class Run {
@@ -33,9 +34,9 @@ export class Run {
   /** A document like the runner's from the steps received so far (after Stop: no graphs, no warnings). */
   partialResult() {
     const modes = [...this.modes].filter(([, m]) => m.filled > 0).map(([mode, m]) => {
-      const step_us = m.step_us.slice(0, m.filled), sorted = Float64Array.from(step_us).sort();
-      const rank = (q) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];
-      return { mode, steps: m.filled, total_ms: step_us.reduce((a, b) => a + b, 0) / 1000, median_us: rank(0.5), p99_us: rank(0.99),
+      const step_us = m.step_us.slice(0, m.filled);
+      return { mode, steps: m.filled, total_ms: step_us.reduce((a, b) => a + b, 0) / 1000, median_us: quantile(step_us, 0.5),
+               p99_us: quantile(step_us, 0.99),
                trace_count: m.retraces.length, traced_steps: m.retraces.map((r) => r.step), retraces: m.retraces, warnings: [],
                concrete_functions: [], step_us, loss: m.loss.slice(0, m.filled) };
     });

@@ -10,8 +10,8 @@ const ready = loadTracelab({ autograph: false });   // the playground converts n
 let result = null;   // the last run's document, graphs included
 const layouts = new Map();   // "mode/index/traced" -> laid-out graph of the last run (dagre takes 0.1-1 s per graph)
 
-const retraceOf = (r) => ({ step: r.step, trace_us: r.traceUs ?? r.trace_us, signature: r.signature, reason: r.reason,
-                            label: traceLabel(r.signature) });
+/** A progress report's retrace ({step, traceUs, signature, reason}) in the page's names, with its label. */
+const retraceOf = (r) => ({ step: r.step, trace_us: r.traceUs, signature: r.signature, reason: r.reason, label: traceLabel(r.signature) });
 
 function run({ config, progress_every: progressEvery }, tl) {
   layouts.clear();
