@@ -242,6 +242,12 @@ export declare class ConversionError extends TracelabError {
   readonly filename: string | null;
 }
 
+/** What convert's `sourceMap` option receives mappings with (astring's interface; a source-map-js SourceMapGenerator). */
+export interface SourceMapSink {
+  addMapping(mapping: { generated: { line: number; column: number }; original: { line: number; column: number } | null;
+                        source?: string; name?: string }): void;
+}
+
 /** A converted statement's state: get / set the variables it assigns (live ones first), for the graph. */
 type GetState = (() => unknown[]) | null;
 type SetState = ((values: unknown[]) => void) | null;
@@ -251,13 +257,24 @@ type SetState = ((values: unknown[]) => void) | null;
  * tensors rewritten into runtime calls that build tl.cond / tl.whileLoop while tl.function traces.
  */
 export interface Autograph {
-  /** Converts every function (and the top-level code) of module or script text; the result reaches the runtime via `tl`. */
-  convert(source: string, options?: { filename?: string; sourceType?: 'module' | 'script' }): string;
+  /**
+   * Converts every function (and the top-level code) of module or script text; the result reaches the runtime via `tl`.
+   * `marked`: only what a 'use autograph' directive marks (the whole text, or single functions); text with nothing
+   * marked comes back as it is. `sourceMap`: receives a mapping per node, converted position -> original (a
+   * source-map-js SourceMapGenerator, whose `file` names the source).
+   */
+  convert(source: string, options?: { filename?: string; sourceType?: 'module' | 'script'; marked?: boolean;
+                                       sourceMap?: SourceMapSink }): string;
   /** The converted text of one function, from fn.toString() (its closure cannot be rebuilt from text). */
   toCode(fn: (...args: any[]) => unknown, options?: { filename?: string }): string;
   /** A converted, strict-mode copy of fn (not a method) whose free variables are `tl` and the entries of `scope`. */
   toFunction<F extends (...args: any[]) => unknown>(fn: F, scope?: Record<string, unknown>): F;
   ConversionError: typeof ConversionError;
+  /**
+   * At the top of a loop's body: each listed loop variable may change the dims given as null from one iteration to
+   * the next while the loop is traced (TF's set_loop_options(shape_invariants=...)); a no-op eagerly.
+   */
+  setLoopOptions(options: { shapeInvariants?: Array<[Tensor, Array<number | null>]> }): void;
 
   // The runtime that converted code calls; `names` is comma-separated, `where` reads "<construct> at line L, column C".
   ifStmt(test: unknown, body: () => void, orelse: (() => void) | null, getState: GetState, setState: SetState,

@@ -3,9 +3,13 @@
 //     include V8 compiling the converter), parse and code generation included. Target: <= 20 ms.
 //  2. converted code on its plain-JavaScript path: acorn (the parser, ~6000 lines of loops and branches) converted
 //     and unconverted, parsing the same file — every converted statement allocates its closures when it runs.
+//  3. what the Node module hook (js/autograph/register.mjs) adds to a process: its hooks thread, and loading that
+//     module marked 'use autograph' (converted on the hooks thread, with its inline source map).
 // A benchmark that prints figures, not a test.
 //   node bench/js/autograph_bench.mjs [--runs 20] [--file some_module.mjs]
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,6 +41,18 @@ const conversion = median(runs, () => convert(source, { filename: file }));
 console.log(`autograph convert: ${source.split('\n').length} lines (${source.length} chars) -> ${output.split('\n').length} lines`);
 console.log(`  median ${conversion.median.toFixed(2)} ms over ${runs} runs (min ${conversion.min.toFixed(2)}, ` +
             `max ${conversion.max.toFixed(2)}); target <= 20 ms: ${conversion.median <= 20 ? 'met' : 'missed'}`);
+
+const folder = mkdtempSync(join(tmpdir(), 'autograph-bench-'));
+const [empty, marked] = ['empty.mjs', 'marked.mjs'].map((name) => join(folder, name));
+writeFileSync(empty, '');
+writeFileSync(marked, `'use autograph';\nconst tl = globalThis.tl;\n${source}`);   // declares its functions, runs none
+const register = pathToFileURL(join(dist, 'js', 'autograph', 'register.mjs')).href;
+const startup = (...args) => median(10, () => spawnSync(process.execPath, args)).median;
+const [bare, hooked, converting] = [startup(empty), startup('--import', register, empty), startup('--import', register, marked)];
+rmSync(folder, { recursive: true });
+console.log(`module hook (median of 10 processes): starting it adds ${(hooked - bare).toFixed(0)} ms to a process ` +
+            `(node empty.mjs ${bare.toFixed(0)} ms); loading the module above marked 'use autograph' (converted once, ` +
+            `cold, with its source map) ${(converting - hooked).toFixed(0)} ms more than an empty one`);
 
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
 globalThis.tracelabForAutographBench = await loadTracelab();

@@ -84,7 +84,7 @@ try {
   tf = require('@tensorflow/tfjs');
   require('@tensorflow/tfjs-backend-wasm');
 } catch (error) {
-  console.log(`TensorFlow.js not installed (${error.message.split('\n')[0]}): npm ci installs it as a dev dependency`);
+  console.log(`TensorFlow.js not installed (${error.message.split('\n')[0]}): \`npm ci --prefix bench/js\` installs it (bench/js/package.json)`);
 }
 if (tf) {
   const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));

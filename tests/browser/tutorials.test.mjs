@@ -50,6 +50,16 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
       else assert.equal(cell.check, 'pass', `${lesson.page} ${cell.name}: ${cell.verdict}\n${cell.output}`);
     }
     if (lesson.page === 'side-effects.html') assert.ok(await page.locator('.out-graph svg').count() >= 1, 'a graph is drawn');
+    if (lesson.page === 'autograph.html') {
+      // The converted code is shown, and the inspector draws the traced graphs' cond and while_loop nodes.
+      const code = await page.$$eval('.out-code pre', (blocks) => blocks.map((block) => block.textContent).join('\n'));
+      for (const call of ['ifStmt', 'forOfStmt', 'whileStmt', 'ifExp']) assert.match(code, new RegExp(`tl\\.autograph\\.${call}\\(`), call);
+      const drawn = await page.$$eval('.out-graph svg g.node text', (texts) => texts.map((text) => text.textContent));
+      assert.ok(drawn.some((title) => /^%\d+ cond$/.test(title)), `a cond node is drawn: ${drawn}`);
+      assert.ok(drawn.some((title) => /^%\d+ while_loop$/.test(title)), `a while_loop node is drawn: ${drawn}`);
+      assert.match(await page.locator('section.cell[data-cell="conversion-error"] .cell-output').innerText(),
+                   /ConversionError: cannot convert if statement at line 3, column 3 of this cell: 'y' must also be defined/);
+    }
     if (lesson.page === 'retracing.html') {
       // The spikes cell draws the playground's lanes: one per mode, every trace a labelled marker.
       assert.ok(await page.locator('.out-chart .uplot').count() >= 1, 'the cumulative chart is drawn');

@@ -479,6 +479,76 @@ test('autograph/errors name the construct, the line and the column, as TensorFlo
   assert.equal(tl.tidy(() => f.twoStructures(tl.scalar(2)).dataSync()[0]), 2);   // eagerly only one branch runs
 });
 
+test('autograph/setLoopOptions: a loop variable declared relaxed may change shape; one trace serves every trip count', () => {
+  const start = live();
+  const f = compile(`
+    function grow(n) {
+      let s = tl.ones([1]);
+      for (let i = tl.scalar(0); i.less(n); i = i.add(1)) {
+        tl.autograph.setLoopOptions({ shapeInvariants: [[s, [null]]] });
+        s = tl.concat([s, s]);
+      }
+      return s;
+    }
+    function rows(n) {
+      let m = tl.zeros([1, 2]);
+      let i = tl.scalar(0);
+      while (i.less(n)) {
+        tl.autograph.setLoopOptions({ shapeInvariants: [[m, [null, 2]]] });
+        let j = 0;
+        while (j < 2) {   // a loop that runs as JavaScript: its options are its own and change nothing
+          tl.autograph.setLoopOptions({ shapeInvariants: [] });
+          j += 1;
+        }
+        m = tl.concat([m, tl.ones([1, 2]).mul(i)]);
+        i = i.add(1);
+      }
+      return m;
+    }
+    function late(n) {
+      let s = tl.ones([1]);
+      let i = tl.scalar(0);
+      while (i.less(n)) {
+        s = tl.concat([s, s]);
+        tl.autograph.setLoopOptions({ shapeInvariants: [[s, [null]]] });
+        i = i.add(1);
+      }
+      return s;
+    }
+    function wrongRank(n) {
+      let s = tl.ones([1]);
+      let i = tl.scalar(0);
+      while (i.less(n)) {
+        tl.autograph.setLoopOptions({ shapeInvariants: [[s, [null, 2]]] });
+        s = tl.concat([s, s]);
+        i = i.add(1);
+      }
+      return s;
+    }`, ['grow', 'rows', 'late', 'wrongRank']);
+  const grown = eagerAndTraced(f.grow, [0, 3, 4].map((n) => () => [tl.scalar(n)]));
+  assertSame(grown.rows, [[1], Array(8).fill(1), Array(16).fill(1)]);
+  assert.equal(grown.traced.tracingCount, 1);
+  assert.match(grown.graph, /while_loop/);
+  const stacked = eagerAndTraced(f.rows, [0, 2].map((n) => () => [tl.scalar(n)]));
+  assertSame(stacked.rows, [[[0, 0]], [[0, 0], [0, 0], [1, 1]]]);
+  assert.equal(stacked.traced.tracingCount, 1);
+  // Without the declaration the same loop is the error that names the way out.
+  assert.throws(() => tl.tidy(() => tl.function(compile(`function g(n) { let s = tl.ones([1]);
+      for (let i = tl.scalar(0); i.less(n); i = i.add(1)) s = tl.concat([s, s]); return s; }`, ['g']).g)(tl.scalar(1))),
+  /'s' has shape \(1,\) before the loop, but shape \(2,\) after one iteration; .*tl\.autograph\.setLoopOptions/);
+  assertConversionError(() => tl.tidy(() => tl.function(f.late)(tl.scalar(2))), 'while loop', 28, 7,
+                        /shapeInvariants\[0\] is not one of the loop's variables as this iteration entered it; call setLoopOptions at the top/);
+  assertConversionError(() => tl.tidy(() => tl.function(f.wrongRank)(tl.scalar(2))), 'while loop', 38, 7,
+                        /shapeInvariants\[0\] gives shape \(None, 2\) for a variable of shape \(1,\)/);
+  for (const [options, pattern] of [[() => null, /expected an options object/], [() => ({ maximumIterations: 3 }), /unknown option 'maximumIterations'/],
+                                    [() => ({ shapeInvariants: [[tl.scalar(1), [1.5]]] }), /shapeInvariants\[0\] must be \[tensor, shape\]/],
+                                    [() => ({ shapeInvariants: 'x' }), /must be an array of \[tensor, shape\] pairs/]])
+    assert.throws(() => tl.tidy(() => tl.autograph.setLoopOptions(options())), (e) => e.name === 'InvalidArgument' && pattern.test(e.message));
+  grown.traced.dispose();
+  stacked.traced.dispose();
+  assert.equal(live(), start);
+});
+
 test('autograph/toCode, toFunction, a script body and a module: the converter as a later module hook will use it', async () => {
   function clamp(x, hi) {
     if (x.greater(hi)) {

@@ -1,13 +1,17 @@
 // Runs the tutorials' code cells off the page's thread. Each cell is the body of an async function with three
 // names in scope:
 //   tl      the Tracelab API (docs/js-api.md), loaded once per worker
-//   show    output under the cell: show.text(...), show.table(rows), show.chart({...}), show.graph(json), show.ragged(result), show.progress(f)
+//   show    output under the cell: show.text(...), show.code(text, title), show.table(rows), show.chart({...}), show.graph(json), show.ragged(result), show.progress(f)
 //   shared  an object that lives as long as this worker, for values a later cell uses (a model, a dataset)
 // console.log and tl.print lines and the core's warnings are captured in order and counted, so a page can check
 // "console.log ran 1 time, tl.print ran 5 times" from what really happened, whatever the cell's code now says.
+// Each cell is converted by AutoGraph (tl.autograph.convert) before it runs, as tf.function converts Python: a
+// plain `if` / `while` / `for` over a tensor becomes tl.cond / tl.whileLoop when traced. An error's line is the
+// line of the cell as written (the conversion's source map, generated line -> original line).
 // A runaway cell is stopped by the page terminating this worker (a fresh one replaces it; `shared` starts empty).
 import { loadTracelab } from '../lib/tracelab.mjs';
 import { layoutGraph } from '../graph-layout.js';
+import { convertCell, errorLine } from './convert-cell.js';
 
 const AsyncFunction = (async () => {}).constructor;
 const ready = loadTracelab();
@@ -34,6 +38,8 @@ function formatValue(value) {
 /** `show`: what a cell calls to put output under itself. Every payload is plain data (structured-cloneable). */
 const show = {
   text: (...parts) => post('text', { text: parts.map(plain).join(' ') }),
+  /** Source text (AutoGraph's converted code, say) in a block of its own under `title`. */
+  code: (text, title = '') => post('code', { text: String(text), title }),
   /** rows: array of objects (columns = their keys) or of arrays with `columns` given. */
   table: (rows, columns) => {
     const keys = columns ?? (rows.length && !Array.isArray(rows[0]) ? Object.keys(rows[0]) : []);
@@ -71,7 +77,9 @@ async function runCell({ id, code }) {
   const before = tl.memory().numTensors;
   const started = performance.now();
   try {
-    const body = new AsyncFunction('tl', 'show', 'shared', code);
+    const { text, lines } = convertCell(tl, code);
+    current.lines = lines;
+    const body = new AsyncFunction('tl', 'show', 'shared', text);
     const result = await body(tl, show, shared);
     const ms = performance.now() - started;
     self.postMessage({ type: 'done', id, ms, counts: current.counts, result: toPlain(result),
@@ -79,16 +87,10 @@ async function runCell({ id, code }) {
   } catch (error) {
     const ms = performance.now() - started;
     self.postMessage({ type: 'failed', id, ms, counts: current.counts, name: error?.name ?? 'Error',
-                       message: String(error?.message ?? error), line: errorLine(error) });
+                       message: String(error?.message ?? error), line: errorLine(error, current.lines) });
   } finally {
     current = null;
   }
-}
-
-/** The cell's line where an error was thrown (the function body starts 2 lines into the generated source). */
-function errorLine(error) {
-  const match = /<anonymous>:(\d+):\d+/.exec(String(error?.stack ?? ''));
-  return match ? Number(match[1]) - 2 : null;
 }
 
 /** A cell's return value as plain data (tensors become {dtype, shape, values}). */

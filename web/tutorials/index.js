@@ -8,7 +8,8 @@ document.getElementById('lesson-list').replaceChildren(...LESSONS.map((lesson) =
   a.href = lesson.page;
   a.textContent = lesson.title;
   const text = document.createElement('p');
-  text.textContent = `${lesson.summary} (C++: examples/${lesson.example}.cpp)`;
+  const language = lesson.example.endsWith('.cpp') ? 'C++' : 'JavaScript';
+  text.textContent = `${lesson.summary} (${language}: examples/${lesson.example})`;
   item.append(a, text);
   return item;
 }));

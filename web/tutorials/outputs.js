@@ -1,6 +1,6 @@
-// Draws what a code cell showed: text and captured lines (console.log, tl.print, warnings), tables, charts (uPlot)
-// and graphs (laid out by dagre in the worker, drawn by the playground's inspector). Everything arrives as plain data
-// from the cell worker.
+// Draws what a code cell showed: text and captured lines (console.log, tl.print, warnings), source code (AutoGraph's
+// converted text), tables, charts (uPlot) and graphs (laid out by dagre in the worker, drawn by the playground's
+// inspector). Everything arrives as plain data from the cell worker.
 import { uPlot } from '../lib/vendor.mjs';
 import { drawGraph } from '../inspector.js';
 import { LaneChart } from '../lanes.js';
@@ -12,6 +12,7 @@ const LINE_PREFIX = { log: '', print: 'tl.print │ ', warning: '⚠ ' };
 export function renderOutput(container, output) {
   switch (output.kind) {
     case 'text': case 'log': case 'print': case 'warning': return appendLine(container, output);
+    case 'code': return code(container, output);
     case 'table': return container.appendChild(table(output));
     case 'chart': return chart(container, output.spec);
     case 'graph': return graph(container, output);
@@ -34,6 +35,22 @@ function appendLine(container, { kind, text }) {
   }
   pre.append(LINE_PREFIX[kind] ? LINE_PREFIX[kind] + text : text);
   return pre;
+}
+
+/** Source text in a block of its own under its title (never merged with text lines), unwrapped, foldable. */
+function code(container, { text, title }) {
+  const details = document.createElement('details');
+  details.className = 'out out-code';
+  details.open = true;
+  const summary = document.createElement('summary');
+  const lines = text.split('\n').length;
+  summary.textContent = `${title || 'code'} (${lines} line${lines === 1 ? '' : 's'})`;
+  const pre = document.createElement('pre');
+  pre.textContent = text;
+  details.append(summary, pre);
+  details.dataset.lines = String(lines);
+  container.append(details);
+  return details;
 }
 
 function table({ columns, rows }) {

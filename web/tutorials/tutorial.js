@@ -23,9 +23,10 @@ const theme = EditorView.theme({
 
 /**
  * checks: {cellName: (run) => {ok, message} | string}, where run = {failed, error: {name, message, line}, result
- * (what the cell returned), counts: {log, print, warning}, outputs: [...], ms}. A check that returns a string passes
- * with that message; one that throws fails with the thrown message. A verdict with `timing: true` judges
- * measured times, which a loaded machine can distort; the page marks it (data-check-kind="timing").
+ * (what the cell returned), counts: {log, print, warning}, outputs: [...], ms, code (the cell's text as it ran)}.
+ * A check that returns a string passes with that message; one that throws fails with the thrown message. A verdict
+ * with `timing: true` judges measured times, which a loaded machine can distort; the page marks it
+ * (data-check-kind="timing").
  */
 export function startTutorial(checks = {}) {
   drawNavigation(location.pathname.split('/').pop());
@@ -94,7 +95,7 @@ class TutorialPage {
     if (!this.ready || this.running || this.queue.length === 0) return;
     this.running = this.queue.shift();
     this.running.begin();
-    this.worker.postMessage({ type: 'run', id: this.running.name, code: this.running.code() });
+    this.worker.postMessage({ type: 'run', id: this.running.name, code: this.running.ranCode });
   }
 
   /** Terminates the worker (the only way to stop a synchronous loop) and starts a fresh one. */
@@ -210,7 +211,10 @@ class Cell {
     this.stateText.textContent = detail ? `${words[state]} ${detail}` : words[state];
   }
 
-  begin() { this.clear('running'); }
+  begin() {
+    this.ranCode = this.code();
+    this.clear('running');
+  }
 
   show(output) {
     this.outputs.push(output);
@@ -229,7 +233,7 @@ class Cell {
     const tensors = failed ? '' : `, ${message.tensors} live tensors`;
     this.setState(failed ? 'failed' : 'done', `in ${formatMs(message.ms)}${tensors}`);
     const run = { failed, error: failed ? { name: message.name, message: message.message, line: message.line } : null,
-                  result: message.result, counts: message.counts, outputs: this.outputs, ms: message.ms };
+                  result: message.result, counts: message.counts, outputs: this.outputs, ms: message.ms, code: this.ranCode };
     const verdict = this.page.check(this, run);
     if (!verdict) return;
     this.verdict.hidden = false;

@@ -35,10 +35,14 @@ async function main(): Promise<number> {
   const absolute = tl.autograph.toFunction((t: Tensor, k: number) => (t.greater(0) ? t.mul(k) : t.neg()), { extra: 1 });
   const converted: Tensor = tl.function(absolute)(tl.scalar(-2), 3);
   const text: string = tl.autograph.toCode(absolute);
+  const mappings: number[] = [];
+  const marked: string = tl.autograph.convert("'use autograph';\nif (x) y();", {
+    marked: true, sourceMap: { addMapping: (m) => { mappings.push(m.generated.line, m.original?.column ?? 0); } },
+  });
   try {
     tl.function(tl.autograph.toFunction((t: Tensor) => { let y; if (t.greater(0)) y = t; return y; }))(tl.scalar(1));
   } catch (e) {
-    if (e instanceof tl.ConversionError && e.line !== null) traceUs.push(e.line + (e.column ?? 0) + code.length + text.length + converted.size);
+    if (e instanceof tl.ConversionError && e.line !== null) traceUs.push(e.line + (e.column ?? 0) + code.length + text.length + marked.length + converted.size);
   }
   try {
     tl.matMul(x, x);

@@ -118,8 +118,8 @@ export function arrow(params, body) {
   };
 }
 
-/** `tl.autograph.<name>(...args)`: the runtime is reached only through the identifier `tl`. */
-export const runtimeCall = (name, args) => call(member(member(id('tl'), 'autograph'), name), args);
+/** `tl.autograph.<name>(...args)`: the runtime is reached only through the identifier `tl` (marked `generated`). */
+export const runtimeCall = (name, args) => call(member(member({ ...id('tl'), generated: true }, 'autograph'), name), args);
 
 /** The statements of a statement position (a block's body, or the single statement). */
 export const statements = (node) => (node === null ? [] : node.type === 'BlockStatement' ? node.body : [node]);

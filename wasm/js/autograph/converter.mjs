@@ -9,11 +9,18 @@ import { InvalidArgument } from '../errors.mjs';
 /**
  * Converts every function in `source` (module or script text; `sourceType` forces one) and its top-level code;
  * returns the converted text, which reaches the runtime only through an identifier `tl` in scope. Messages name
- * `filename` when given. A script body converts too: `new Function('tl', convert(body))(tl)`.
+ * `filename` when given. A script body converts too: `new Function('tl', convert(body))(tl)`. With `marked`, only
+ * what a 'use autograph' directive marks converts — the whole text when its directive prologue holds one, else each
+ * function whose body's prologue does, with the functions inside it — and text with nothing marked comes back as
+ * it is. `sourceMap` receives a mapping per node from the source, converted position -> original (astring's
+ * addMapping; a source-map-js SourceMapGenerator, whose `file` astring names as the source).
  */
-export function convert(source, { filename, sourceType } = {}) {
+export function convert(source, { filename, sourceType, sourceMap, marked = false } = {}) {
   if (typeof source !== 'string') throw new InvalidArgument('tl.autograph.convert: expected source text (a string)');
-  return convertSource(source, { filename, sourceType });
+  if (sourceMap !== undefined && typeof sourceMap?.addMapping !== 'function')
+    throw new InvalidArgument('tl.autograph.convert: sourceMap must be an object with an addMapping method (a SourceMapGenerator)');
+  if (typeof marked !== 'boolean') throw new InvalidArgument(`tl.autograph.convert: marked must be true or false, got ${typeof marked}`);
+  return convertSource(source, { filename, sourceType, sourceMap, marked });
 }
 
 /** How fn.toString() of each kind of function parses: as an expression, an object's method, a class's method. */

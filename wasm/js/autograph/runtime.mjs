@@ -18,7 +18,7 @@ export function conversionError(where, reason) {
 
 /** The shared helpers of the runtime for one loaded module (`tl`, `engine`). */
 function makeCore(tl, engine) {
-  const rt = { tl, engine, probing: 0 };
+  const rt = { tl, engine, probing: 0, loopScope: null };
   rt.fail = (where, reason) => { throw conversionError(where, reason); };
   rt.predicate = (value, where, what = 'the condition') => {
     if (value.dtype === 'bool' && value.rank === 0) return value;

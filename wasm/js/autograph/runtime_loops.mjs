@@ -4,7 +4,8 @@
 // `for...of` over a tensor walks its first dimension: eagerly row by row, while tracing a tl.whileLoop over an
 // index with gather; over a tl.data Dataset inside tl.function it is the dataset's in-graph forEach.
 import { Tensor } from '../tensor.mjs';
-import { kindOf, loopInputs, loopLayouts, loopOutputs, subject, unflatten } from './runtime_state.mjs';
+import { InvalidArgument } from '../errors.mjs';
+import { kindOf, loopInputs, loopLayouts, loopOutputs, shapeText, subject, subshape, unflatten } from './runtime_state.mjs';
 
 export function makeLoops(rt) {
   const { tl } = rt;
@@ -21,7 +22,7 @@ export function makeLoops(rt) {
     try {
       tl.whileLoop(() => tl.scalar(false, 'bool'), () => {
         state.set(init);
-        body();
+        inScope(null, body);
         after = state.get().slice(0, state.nouts).map((v) => kindOf(v));
         return [];
       }, [], { maximumIterations: 0 });
@@ -45,26 +46,85 @@ export function makeLoops(rt) {
     };
     const step = (...vars) => {
       enter(vars);
-      body();
-      return loopOutputs(tl, state.get().slice(0, state.nouts), vars, layouts, live, state.names, fail(where));
+      const scope = { entry: vars, invariants: [], where };
+      inScope(scope, body);
+      return loopOutputs(tl, state.get().slice(0, state.nouts), vars, layouts, live, state.names, fail(where), scope.invariants);
     };
     const inputs = loopInputs(tl, live, layouts);
     const outputs = tl.whileLoop(cond, step, inputs, { maximumIterations });
     enter(outputs);
   }
 
+  /**
+   * Runs `body` with `scope` as the loop setLoopOptions speaks to: a staged loop's iteration ({entry: the loop
+   * variables as it entered, invariants: shapes by entry index, where}), or null for a loop that runs as JavaScript
+   * (and for a probe), whose options change nothing.
+   */
+  function inScope(scope, body, ...args) {
+    if (rt.loopScope === scope) return body(...args);
+    const outer = rt.loopScope;
+    rt.loopScope = scope;
+    try {
+      return body(...args);
+    } finally {
+      rt.loopScope = outer;
+    }
+  }
+
+  /** A plain loop's body: inside a staged loop, its setLoopOptions are its own (and change nothing). */
+  const plainBody = (body, ...args) => (rt.loopScope ? inScope(null, body, ...args) : body(...args));
+
   /** `state()` makes the state accessors: only a staged loop needs them. */
   function runWhile(test, body, state, where) {
     for (;;) {
       const c = test();
       if (c instanceof Tensor) {
-        if (rt.predicate(c, where).symbolic) return rt.probing > 0 ? body() : stagedWhile(test, body, state(), where);
+        if (rt.predicate(c, where).symbolic) return rt.probing > 0 ? plainBody(body) : stagedWhile(test, body, state(), where);
         if (!rt.truth(c)) return;
       } else if (!c) {
         return;
       }
-      body();
+      plainBody(body);
     }
+  }
+
+  /**
+   * tl.autograph.setLoopOptions({ shapeInvariants: [[variable, shape], ...] }), at the top of a loop's body (TF's
+   * tf.autograph.experimental.set_loop_options): each named loop variable may change the dims given as null (or
+   * -1) from one iteration to the next. Eagerly, and in a loop that runs as JavaScript, it changes nothing.
+   */
+  function setLoopOptions(options) {
+    const pairs = loopOptionPairs(options);
+    const scope = rt.loopScope;
+    if (!scope) return;
+    pairs.forEach(([value, shape], i) => {
+      const k = scope.entry.indexOf(value);
+      if (k < 0)
+        rt.fail(scope.where, `shapeInvariants[${i}] is not one of the loop's variables as this iteration entered it; call ` +
+                             'setLoopOptions at the top of the loop body, before the variable is assigned');
+      const dims = shape.map((d) => (d === null ? -1 : d));
+      if (!subshape(value.shape, dims))
+        rt.fail(scope.where, `shapeInvariants[${i}] gives shape ${shapeText(dims)} for a variable of shape ${shapeText(value.shape)}; ` +
+                             'keep its rank and its known dims, with null where a dim may change');
+      scope.invariants[k] = dims;
+    });
+  }
+
+  /** The [tensor, shape] pairs of setLoopOptions' argument, checked. */
+  function loopOptionPairs(options) {
+    const what = 'tl.autograph.setLoopOptions';
+    if (options === null || typeof options !== 'object') throw new InvalidArgument(`${what}: expected an options object, got ${options}`);
+    const unknown = Object.keys(options).filter((key) => key !== 'shapeInvariants');
+    if (unknown.length) throw new InvalidArgument(`${what}: unknown option '${unknown[0]}' (the one option is shapeInvariants)`);
+    const pairs = options.shapeInvariants ?? [];
+    if (!Array.isArray(pairs)) throw new InvalidArgument(`${what}: shapeInvariants must be an array of [tensor, shape] pairs`);
+    pairs.forEach((pair, i) => {
+      const ok = Array.isArray(pair) && pair.length === 2 && pair[0] instanceof Tensor && Array.isArray(pair[1]) &&
+                 pair[1].every((d) => d === null || (Number.isInteger(d) && d >= -1));
+      if (!ok) throw new InvalidArgument(`${what}: shapeInvariants[${i}] must be [tensor, shape] with shape an array of ` +
+                                         'non-negative integers and nulls, e.g. [s, [null, 3]]');
+    });
+    return pairs;
   }
 
   /** while (test()) body(). */
@@ -74,7 +134,7 @@ export function makeLoops(rt) {
 
   /** do body() while (test()). */
   function doWhileStmt(test, body, getState, setState, names, nouts, where) {
-    body();
+    plainBody(body);
     runWhile(test, body, () => rt.stateAccess(getState, setState, names, nouts), where);
   }
 
@@ -131,7 +191,7 @@ export function makeLoops(rt) {
       rt.fail(where, `${node} carries no loop variables, but ${subject(state.names[0])} is assigned in it and used after ` +
                      'it; accumulate in a tl.Variable (assign, assignAdd) instead');
     const init = state.get();
-    dataset.forEach((...components) => { body(components); });
+    dataset.forEach((...components) => { plainBody(body, components); });
     state.set(init);
   }
 
@@ -148,8 +208,8 @@ export function makeLoops(rt) {
     };
     if (!proceed()) return;
     for (const item of iterable) {
-      if (guard) rt.branch(guard, () => body(item), null, state(), where);
-      else body(item);
+      if (guard) rt.branch(guard, () => plainBody(body, item), null, state(), where);
+      else plainBody(body, item);
       if (!proceed()) break;
     }
   }
@@ -181,5 +241,5 @@ export function makeLoops(rt) {
     return rows(iterable, where);
   }
 
-  return { whileStmt, doWhileStmt, forOfStmt, forInStmt, iter };
+  return { whileStmt, doWhileStmt, forOfStmt, forInStmt, iter, setLoopOptions };
 }

@@ -41,7 +41,7 @@ export function kindOf(v, hints = []) {
 
 const compatible = (a, b) => a.length === b.length && a.every((d, i) => d < 0 || b[i] < 0 || d === b[i]);
 /** left is at least as specific as right (right's unknown dims accept anything). */
-const subshape = (left, right) => left.length === right.length && right.every((d, i) => d < 0 || d === left[i]);
+export const subshape = (left, right) => left.length === right.length && right.every((d, i) => d < 0 || d === left[i]);
 
 /** The tensors of a value laid out as `layout` (a 'same' or undefined value has none). */
 export function leaves(tl, v, layout) {
@@ -129,7 +129,7 @@ export function loopInputs(tl, values, layouts) {
 }
 
 /** One iteration's result as loop outputs, checked against the iteration's entry (`entry`, flat tensors). */
-export function loopOutputs(tl, exit, entry, layouts, initial, names, fail) {
+export function loopOutputs(tl, exit, entry, layouts, initial, names, fail, invariants = []) {
   let next = 0;
   return layouts.flatMap((layout, i) => {
     const v = exit[i];
@@ -143,7 +143,7 @@ export function loopOutputs(tl, exit, entry, layouts, initial, names, fail) {
       fail(`${subject(names[i])} is ${v === undefined ? 'undefined' : got.text} at the end of an iteration but ` +
            `${layout.kind === 'leaf' ? 'a tensor' : `an array of ${layout.metas.length} tensors`} before the loop`);
     const tensors = leaves(tl, v, layout);
-    tensors.forEach((t, j) => checkIteration(entry[next + j], t, layout.placeholder ? layout.metas[j].shape : null,
+    tensors.forEach((t, j) => checkIteration(entry[next + j], t, invariants[next + j] ?? (layout.placeholder ? layout.metas[j].shape : null),
                                              layout.kind === 'array' ? `element ${j} of ${subject(names[i])}` : subject(names[i]), fail));
     next += tensors.length;
     return tensors;
@@ -155,6 +155,7 @@ function checkIteration(before, after, invariant, what, fail) {
     fail(`${what} has dtype ${before.dtype} before the loop, but dtype ${after.dtype} after one iteration`);
   if (!subshape(after.shape, invariant ?? before.shape))
     fail(`${what} has shape ${shapeText(invariant ?? before.shape)} before the loop, but shape ${shapeText(after.shape)} ` +
-         'after one iteration; a tensor loop keeps the shapes of its variables (tl.whileLoop, where a changing dim ' +
-         'becomes unknown, is the way to grow a tensor)');
+         'after one iteration; a tensor loop keeps the shapes of its variables unless relaxed: call ' +
+         "tl.autograph.setLoopOptions({ shapeInvariants: [[variable, shape]] }) at the top of the loop's body, " +
+         'with null for each dimension that may change');
 }
