@@ -75,7 +75,7 @@ int main() {
   double eager_50 = time_us(500, [&] { fifty_nodes(v); });
   std::vector<double> trace_times;
   for (int r = 0; r < kRepeats; ++r) {
-    auto f = tl::function([](const tl::Tensor& x) { return fifty_nodes(x); }, {.name = "fifty"});
+    auto f = tl::function([](const tl::Tensor& x) { return fifty_nodes(x); }, {.name = "fifty", .call_history = 1});
     f(v);
     trace_times.push_back(f.calls()[0].trace_us);
   }

@@ -91,7 +91,7 @@ template <class Body>
 Measurement measure(std::string name, std::int64_t ops_per_call, Body body, const tl::Tensor& input,
                     const Options& options, tl::ProgressBar& bar, std::int64_t& step) {
   Measurement m{.name = std::move(name), .ops_per_call = ops_per_call};
-  auto traced = tl::function(body, {.name = "traced", .record_timings = false});
+  auto traced = tl::function(body, {.name = "traced", .call_history = 1, .record_timings = false});
   tl::Tensor traced_result = traced(input);
   m.trace_us = traced.calls().front().trace_us;
   m.results_equal = nearly_equal(traced_result, body(input));

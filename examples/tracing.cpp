@@ -13,7 +13,7 @@ int main() {
         tl::print("  f runs with x =", x);                          // a graph op: runs every call
         return x * x;
       },
-      {.name = "f", .arg_names = {"x"}});
+      {.name = "f", .arg_names = {"x"}, .call_history = 10});  // keep the last 10 calls' records (off by default)
   std::cout << "calling f three times with shape (2,), once with (3,):\n";
   f(tl::constant({1.f, 2.f}));
   f(tl::constant({3.f, 4.f}));

@@ -30,7 +30,7 @@ bool check(bool holds, const std::string& what) {
   return holds;
 }
 
-/// "traced (first call)" or "reused concrete function 0" for the last call of f.
+/// "traced (first call)" or "reused concrete function 0" for the last call of f (its call history keeps one).
 template <class F>
 std::string last_call(const F& f) {
   const tl::CallRecord& call = f.calls().back();
@@ -42,7 +42,8 @@ bool double_by_dtype() {
   std::cout << "1. double(a) = a + a, called with different dtypes and shapes\n"
             << "   Tracelab's dtypes: " << tl::dtype_name(tl::float32) << ", " << tl::dtype_name(tl::int32) << ", "
             << tl::dtype_name(tl::bool_) << " (TensorFlow's guide also passes a string tensor; there is none here)\n";
-  auto twice = tl::function([](const tl::Tensor& a) { return a + a; }, {.name = "double", .arg_names = {"a"}});
+  auto twice = tl::function([](const tl::Tensor& a) { return a + a; },
+                            {.name = "double", .arg_names = {"a"}, .call_history = 1});
   std::vector<tl::Tensor> inputs = {tl::scalar(1), tl::scalar(1.5f), tl::constant({1.f, 2.f}), tl::scalar(7),
                                     tl::scalar(2.5f)};
   for (const tl::Tensor& a : inputs) {
@@ -65,9 +66,9 @@ bool numbers_vs_tensors(std::int64_t calls) {
   std::cout << "\n2. a C++ number is keyed by value, a tensor by dtype and shape\n";
   tl::Tensor x = tl::constant({1.f, 2.f, 3.f});
   auto scale_by_number = tl::function([](const tl::Tensor& v, float factor) { return v * factor; },
-                                      {.name = "scale_by_number", .arg_names = {"x", "factor"}});
+                                      {.name = "scale_by_number", .arg_names = {"x", "factor"}, .call_history = 1});
   auto scale_by_tensor = tl::function([](const tl::Tensor& v, const tl::Tensor& factor) { return v * factor; },
-                                      {.name = "scale_by_tensor", .arg_names = {"x", "factor"}});
+                                      {.name = "scale_by_tensor", .arg_names = {"x", "factor"}, .call_history = 1});
   for (std::int64_t i = 0; i < calls; ++i) {
     float factor = static_cast<float>(1 + i % 3);  // 1, 2, 3, 1, 2, 3, ...
     scale_by_number(x, factor);
@@ -87,7 +88,8 @@ bool numbers_vs_tensors(std::int64_t calls) {
 bool variables_by_identity() {
   std::cout << "\n3. Variables are keyed by identity and read by handle\n";
   auto scaled =
-      tl::function([](const tl::Variable& v) { return v.read() * 2.f; }, {.name = "scaled", .arg_names = {"v"}});
+      tl::function([](const tl::Variable& v) { return v.read() * 2.f; },
+                   {.name = "scaled", .arg_names = {"v"}, .call_history = 1});
   tl::Variable first(tl::constant({1.f, 2.f}), "first");
   tl::Variable second(tl::constant({3.f, 4.f}), "second");
   std::cout << "   scaled(first)  = " << scaled(first).values_str() << "  -> " << last_call(scaled) << "\n";
@@ -113,7 +115,7 @@ bool variables_by_identity() {
 bool concrete_function_from_spec() {
   std::cout << "\n4. get_concrete_function traces for a spec, without data\n";
   auto square_sum = tl::function([](const tl::Tensor& x) { return tl::reduce_sum(x * x); },
-                                 {.name = "square_sum", .arg_names = {"x"}});
+                                 {.name = "square_sum", .arg_names = {"x"}, .call_history = 1});
   tl::ConcreteFunction& concrete = square_sum.get_concrete_function(tl::TensorSpec({-1}, tl::float32, "x"));
   std::cout << concrete.pretty_signature() << "\n" << concrete.graph().str();
   float direct = concrete.call({tl::constant({1.f, 2.f, 3.f})}).at(0).item<float>();

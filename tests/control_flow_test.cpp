@@ -196,7 +196,7 @@ TEST_CASE("control_flow/while_loop: a variable assigned in the body is re-read e
 }
 
 // ctest runs this case alone too (graph_json_fresh_process): in a process that never traced a cond or a while_loop,
-// a saved graph holding them must load and run (the structured ops used to register only on first trace).
+// a saved graph holding them must load and run: loading does not depend on a trace having run first.
 TEST_CASE("graph JSON in a fresh process: a saved cond + while_loop graph loads and runs") {
   std::ifstream in(std::string(TRACELAB_TESTS_DIR) + "/graphs/control_flow.json");
   REQUIRE(in.good());

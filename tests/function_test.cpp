@@ -25,7 +25,8 @@ struct TinyModel {
 }  // namespace
 
 TEST_CASE("function/double: one trace per dtype, none when the types repeat (TF guide)") {
-  auto twice = tl::function([](const tl::Tensor& a) { return a + a; }, {.name = "double", .arg_names = {"a"}});
+  auto twice = tl::function([](const tl::Tensor& a) { return a + a; },
+                            {.name = "double", .arg_names = {"a"}, .call_history = 10});
   CHECK(twice(tl::scalar(1)).item<int>() == 2);
   CHECK(twice(tl::scalar(1.5f)).item<float>() == 3.f);
   CHECK(twice(tl::constant({1.f, 2.f})).to_vector<float>() == std::vector<float>{2, 4});  // another shape
@@ -52,7 +53,7 @@ TEST_CASE("function/ragged: X = 1..10 retraces 10 times and warns as TensorFlow 
   TinyModel model;
   tl::ScopedLogCapture log;
   auto step = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return model.loss(x, y); },
-                           {.name = "train_step"});
+                           {.name = "train_step", .call_history = 10});
   for (int x = 1; x <= 10; ++x) step(ragged_input(x), tl::constant({0.5f}));
   CHECK(step.tracing_count() == 10);
   auto warnings = log.texts(tl::LogLevel::warning);
@@ -97,7 +98,7 @@ TEST_CASE("function/signature: one trace for every X with input signature (-1, -
 TEST_CASE("function/reduce_retracing: the first shape traces as is, the second generalizes, then no more") {
   TinyModel model;
   auto step = tl::function([&](const tl::Tensor& x, const tl::Tensor& y) { return model.loss(x, y); },
-                           {.reduce_retracing = true, .name = "train_step"});
+                           {.reduce_retracing = true, .name = "train_step", .call_history = 16});
   for (int x = 1; x <= 10; ++x) step(ragged_input(x), tl::constant({0.5f}));
   CHECK(step.tracing_count() == 2);
   auto functions = step.concrete_functions();
@@ -109,7 +110,8 @@ TEST_CASE("function/reduce_retracing: the first shape traces as is, the second g
 }
 
 TEST_CASE("function/plain values: a C++ number retraces per value, a tensor does not") {
-  auto scale = tl::function([](const tl::Tensor& x, float factor) { return x * factor; }, {.name = "scale"});
+  auto scale = tl::function([](const tl::Tensor& x, float factor) { return x * factor; },
+                            {.name = "scale", .call_history = 4});
   for (float f : {1.f, 2.f, 3.f, 2.f}) scale(tl::ones({2}), f);
   CHECK(scale.tracing_count() == 3);
   CHECK(scale.calls()[1].reason.find("value changed 1 -> 2") != std::string::npos);
@@ -207,4 +209,64 @@ TEST_CASE("function/reduce_mean gradient with an unknown batch dim") {
   }, {.input_signature = {tl::TensorSpec({-1, 2})}, .name = "g"});
   tl::Tensor x = tl::constant({1.f, 2.f, 3.f, 4.f}, {2, 2});
   CHECK(grad(x).to_vector<float>() == std::vector<float>{0.5f, 1.f, 1.5f, 2.f});
+}
+
+TEST_CASE("function/any: tl::AnyFunction traces a body over type-erased arguments") {
+  // What an embedder whose arguments are only known at run time writes (the JS bridge does the same).
+  tl::Variable bias(tl::constant({0.5f, 0.5f}), "bias");
+  tl::AnyFunction affine(
+      [](std::span<const tl::AnyArg> args) {
+        tl::Tensor y = args[0].tensor() * static_cast<float>(args[1].get<double>()) + args[2].get<tl::Variable>();
+        return std::vector<tl::Tensor>{args[3].get<bool>() ? tl::relu(y) : y};
+      },
+      {.name = "affine", .arg_names = {"x", "scale", "bias", "relu"}, .call_history = 8});
+  CHECK(affine({tl::constant({1.f, -2.f}), 2.0, bias, false})[0].to_vector<float>() == std::vector<float>{2.5f, -3.5f});
+  std::vector<tl::AnyArg> args{tl::constant({-1.f, 3.f}), 2.0, bias, false};
+  CHECK(affine(args)[0].to_vector<float>() == std::vector<float>{-1.5f, 6.5f});  // same key: no trace
+  CHECK(affine({tl::constant({1.f, -2.f}), 2.0, bias, true})[0].to_vector<float>() == std::vector<float>{2.5f, 0.f});
+  CHECK(affine({tl::constant({1.f, -2.f}), 3.0, bias, true})[0].to_vector<float>() == std::vector<float>{3.5f, 0.f});
+  CHECK(affine.tracing_count() == 3);
+  auto calls = affine.calls();
+  REQUIRE(calls.size() == 4);
+  CHECK(calls[0].reason == "first call");
+  CHECK_FALSE(calls[1].traced);
+  CHECK(calls[2].reason.find("arg 3 (relu): value changed False -> True") != std::string::npos);
+  CHECK(calls[3].reason.find("arg 1 (scale): value changed 2 -> 3") != std::string::npos);
+  CHECK(calls[3].key.find("TensorSpec(shape=(2,), dtype=tl.float32") != std::string::npos);
+
+  SUBCASE("get_concrete_function traces for a spec, and a copy shares the cache") {
+    tl::ConcreteFunction& f = affine.get_concrete_function({tl::TensorSpec({-1}), 2.0, bias, false});
+    CHECK(f.input_specs()[0].shape() == tl::Shape{-1});
+    tl::AnyFunction copy = affine;
+    CHECK(copy.tracing_count() == 4);
+    CHECK(copy.pretty_printed_concrete_signatures().find("affine(x, scale, bias, relu)") == 0);
+  }
+  SUBCASE("a wrong argument kind is a clear error") {
+    CHECK_THROWS_WITH_AS(affine({tl::constant({1.f, 2.f}), "two", bias, false}),
+                         "AnyArg: expected a float, got a string", tl::InvalidArgument);
+    CHECK_THROWS_WITH_AS(affine({tl::Tensor(), 2.0, bias, false}), "tl::function: argument 0 is an empty Tensor handle",
+                         tl::InvalidArgument);
+  }
+}
+
+TEST_CASE("function/call history: off by default, bounded when on, the oldest dropped") {
+  auto off = tl::function([](const tl::Tensor& x) { return x + 1; }, {.name = "off"});
+  for (int n = 1; n <= 3; ++n) off(tl::ones({n}));
+  CHECK(off.tracing_count() == 3);
+  CHECK(off.calls().empty());
+
+  auto kept = tl::function([](const tl::Tensor& x) { return x + 1; }, {.name = "kept", .call_history = 3});
+  for (int n = 1; n <= 10; ++n) kept(tl::ones({n % 4 + 1}));
+  auto calls = kept.calls();
+  REQUIRE(calls.size() == 3);
+  CHECK(calls.front().index == 7);  // calls 7, 8, 9: the newest three
+  CHECK(calls.back().index == 9);
+  CHECK(calls.back().concrete_index == 1);  // shape (3,): the second trace
+  CHECK(calls.back().key == "(TensorSpec(shape=(3,), dtype=tl.float32, name=None))");
+  kept.clear_calls();
+  CHECK(kept.calls().empty());
+  kept(tl::ones({1}));
+  CHECK(kept.calls().size() == 1);
+  CHECK(kept.calls()[0].index == 10);
+  CHECK(kept.tracing_count() == 4);
 }

@@ -1,6 +1,8 @@
-// The optimizer's fused ops (core/ops/fused_ops.cpp) against the unfused chains they replace — the chunked and
-// the whole-tensor paths of fused_elementwise, every activation and transpose of fused_matmul — and their
-// errors. Shape rules, eager runs and gradients are also covered by the registry walks (op_samples.cpp).
+// The optimizer's fused ops against the unfused chains they replace — the chunked and the whole-tensor paths of
+// fused_elementwise (core/graph/fused_elementwise.cpp: its members are a body sub-graph), every activation and
+// transpose of fused_matmul (core/ops/fused_ops.cpp) — and their errors. fused_matmul's shape rule, eager runs and
+// gradients are also covered by the registry walks (op_samples.cpp); fused_elementwise's gradient by the passes'
+// tests (graph_passes_test.cpp).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -23,72 +25,156 @@ bool close(const Tensor& got, const Tensor& expected, float tol = 1e-5f) {
   return true;
 }
 
+/// The body of sigmoid(a * b + c) - a over inputs of `metas`: the members as ordinary nodes.
+std::shared_ptr<const graph::Graph> chain_body(const std::vector<TensorMeta>& metas) {
+  auto g = std::make_shared<graph::Graph>();
+  graph::ValueRef a = g->add_input(metas[0]), b = g->add_input(metas[1]), c = g->add_input(metas[2]);
+  graph::ValueRef product = g->add_op("mul", {a, b})[0];
+  graph::ValueRef sum = g->add_op("add", {product, c})[0];
+  g->set_outputs({g->add_op("sub", {g->add_op("sigmoid", {sum})[0], a})[0]});
+  return g;
+}
+
+/// The fused op of the chain for these inputs.
+Tensor run_chain(const std::vector<Tensor>& inputs) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back(t.meta());
+  return execute(*graph::fused_elementwise_op(chain_body(metas)), inputs);
+}
+
+/// The output meta of `op` for inputs of `metas`.
+TensorMeta infer_with(const OpDef& op, const std::vector<TensorMeta>& metas) {
+  std::vector<const TensorMeta*> pointers;
+  for (const TensorMeta& m : metas) pointers.push_back(&m);
+  TensorMeta out;
+  op.infer(pointers, {}, std::span<TensorMeta>(&out, 1));
+  return out;
+}
+
 }  // namespace
 
-TEST_CASE("ops/fused_elementwise: the same values as the unfused chain, chunked and whole") {
-  const OpDef& fused = OpRegistry::global().get("fused_elementwise");
-  const Attrs program{{"program", std::string("mul %0 %1; add %r0 %2; sigmoid %r1; sub %r2 %0")}};
+TEST_CASE("graph/fused_elementwise: the same values as the unfused chain, chunked and whole") {
   auto unfused = [](const Tensor& a, const Tensor& b, const Tensor& c) { return sigmoid(a * b + c) - a; };
   Generator gen(21);
   SUBCASE("chunks: every input has the output's shape or one element") {
     for (std::int64_t n : {4096 * 3 + 5, 4096 * 2, 4097}) {
       CAPTURE(n);
       Tensor a = gen.uniform({n}), b = gen.uniform({1, 1}), c = gen.uniform({n});
-      Tensor got = execute(fused, {a, b, c}, program);
+      Tensor got = run_chain({a, b, c});
       CHECK(close(got, unfused(a, b, c)));
     }
     Tensor a = gen.uniform({3, 2000}), b = gen.uniform({3, 2000}), c = scalar(0.25f);
-    CHECK(close(execute(fused, {a, b, c}, program), unfused(a, b, c)));
+    CHECK(close(run_chain({a, b, c}), unfused(a, b, c)));
   }
   SUBCASE("whole tensors: broadcasting operands, small outputs") {
     Tensor a = gen.uniform({50, 100}), b = gen.uniform({100}), c = gen.uniform({50, 1});
-    CHECK(close(execute(fused, {a, b, c}, program), unfused(a, b, c)));
+    CHECK(close(run_chain({a, b, c}), unfused(a, b, c)));
     Tensor s = gen.uniform({3});
-    CHECK(close(execute(fused, {s, s, s}, program), unfused(s, s, s)));
+    CHECK(close(run_chain({s, s, s}), unfused(s, s, s)));
   }
   SUBCASE("the shape rule replays the members' rules on unknown dims") {
-    CHECK(testing::infer("fused_elementwise", {f32({-1, 3}), f32({3}), f32({-1, 1})}, program) == f32({-1, 3}));
+    auto op = graph::fused_elementwise_op(chain_body({f32({-1, 3}), f32({3}), f32({-1, 1})}));
+    CHECK(infer_with(*op, {f32({-1, 3}), f32({3}), f32({-1, 1})}) == f32({-1, 3}));
+    CHECK(infer_with(*op, {f32({4, 3}), f32({3}), f32({4, 1})}) == f32({4, 3}));
   }
 }
 
-TEST_CASE("ops/fused_elementwise and fused_matmul: malformed calls are clear, typed errors") {
+TEST_CASE("graph/fused_elementwise: its gradient is the members' gradients chained, eagerly and traced") {
+  Generator gen(5);
+  Variable a(gen.uniform({2, 3})), b(gen.uniform({3})), c(gen.uniform({2, 3}));
+  auto op = graph::fused_elementwise_op(chain_body({a.value().meta(), b.value().meta(), c.value().meta()}));
+  auto grads = [&](bool fused) {
+    GradientTape tape;
+    Tensor y = fused ? execute(*op, {a.read(), b.read(), c.read()})
+                     : sigmoid(a.read() * b.read() + c.read()) - a.read();
+    return tape.gradient(reduce_sum(y * y), std::vector<Variable>{a, b, c});
+  };
+  std::vector<Tensor> want = grads(false), got = grads(true);
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(close(got[i], want[i]));
+  // Traced: the optimizer fuses the chain, and the traced gradient matches too.
+  auto traced = function([&](const Tensor& x) {
+    GradientTape tape;
+    tape.watch(x);
+    Tensor y = sigmoid(x * b.read() + c.read()) - x;
+    return tape.gradient(reduce_sum(y * y), x);
+  });
+  Tensor x = a.value();
+  GradientTape eager_tape;
+  eager_tape.watch(x);
+  Tensor y = sigmoid(x * b.value() + c.value()) - x;
+  CHECK(close(traced(x), eager_tape.gradient(reduce_sum(y * y), x)));
+  CHECK(traced.concrete_functions()[0]->graph().op_counts().count("fused_elementwise") == 1);
+}
+
+TEST_CASE("graph/fused_elementwise: a malformed body or call is a clear, typed error") {
+  auto expect_error = [](auto&& call, const char* kind, const char* message) {
+    try {
+      call();
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(std::string(e.kind()) == kind);
+      const std::string text = e.what();
+      CAPTURE(text);
+      CHECK(text.find(message) != std::string::npos);
+    }
+  };
+  auto body_with = [](auto&& build) {
+    auto g = std::make_shared<graph::Graph>();
+    build(*g, g->add_input(f32({-1})), g->add_input(f32({-1})));
+    return g;
+  };
+  expect_error([&] { graph::fused_elementwise_op(body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef) {
+                 g.set_outputs({x});
+               })); }, "InvalidArgument", "fused_elementwise: the body has no member ops");
+  expect_error([&] { graph::fused_elementwise_op(body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef) {
+                 auto r = g.add_op("reshape", {x}, {{"shape", Ints{-1, 1}}})[0];
+                 g.set_outputs({g.add_op("matmul", {r, r}, {{"transpose_b", true}})[0]});
+               })); }, "InvalidArgument", "body node %2 (reshape): 'reshape' is not a pure one-output elementwise op");
+  expect_error([&] { graph::fused_elementwise_op(body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef y) {
+                 auto s = g.add_op("add", {x, y})[0];
+                 g.add_op("neg", {s});
+                 g.set_outputs({s});
+               })); }, "InvalidArgument", "the body must return the result of its last node, and only that");
+  expect_error([&] { graph::fused_elementwise_op(body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef) {
+                 g.set_outputs({g.add_op("add", {x, g.add_constant(scalar(1.f))})[0]});
+               })); }, "InvalidArgument", "body node %2 (const): a fused body holds only inputs and registry ops");
+  auto add_body = body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef y) {
+    g.set_outputs({g.add_op("add", {x, y})[0]});
+  });
+  auto add = graph::fused_elementwise_op(add_body);
+  expect_error([&] { infer_with(*add, {f32({3}), f32({4})}); }, "ShapeError",
+               "fused_elementwise: body %2 = add: add: shapes");
+  expect_error([&] { infer_with(*add, {f32({3}), testing::i32({3})}); }, "DTypeError",
+               "fused_elementwise: input 1 must be float32, got i32[3]");
+  expect_error([&] { infer_with(*add, {f32({3}), f32({3}), f32({3})}); }, "InvalidArgument",
+               "fused_elementwise: expected 2 input(s) (one per body input), got 3");
+  auto less = graph::fused_elementwise_op(body_with([](graph::Graph& g, graph::ValueRef x, graph::ValueRef y) {
+    g.set_outputs({g.add_op("less", {x, y})[0]});
+  }));
+  expect_error([&] { infer_with(*less, {f32({3}), f32({3})}); }, "DTypeError",
+               "body %2 = less gives bool[3]; only float32 results can be fused");
+}
+
+TEST_CASE("ops/fused_matmul: malformed calls are clear, typed errors") {
   struct Case {
-    const char* op;
-    const char* program;  // or the activation, for fused_matmul
+    const char* activation;
     std::vector<TensorMeta> inputs;
     const char* kind;
     const char* message;
   };
-  const std::vector<TensorMeta> two{f32({3}), f32({3})}, mm{f32({2, 3}), f32({3, 4}), f32({4})};
+  const std::vector<TensorMeta> mm{f32({2, 3}), f32({3, 4}), f32({4})};
   const Case cases[] = {
-      {"fused_elementwise", "", two, "InvalidArgument", "fused_elementwise: the program is empty"},
-      {"fused_elementwise", "neg %0;; neg %1", two, "InvalidArgument", "instruction 1 (''): is empty"},
-      {"fused_elementwise", "frobnicate %0", two, "InvalidArgument", "unknown op 'frobnicate'"},
-      {"fused_elementwise", "matmul %0 %1", two, "InvalidArgument", "'matmul' is not a pure one-output elementwise"},
-      {"fused_elementwise", "add %0 %2", two, "InvalidArgument",
-       "fused_elementwise: instruction 0 ('add %0 %2'): %2 names input 2, but the op has 2 input(s)"},
-      {"fused_elementwise", "neg %0; add %r1 %0", two, "InvalidArgument",
-       "instruction 1 ('add %r1 %0'): %r1 is not the result of an earlier instruction"},
-      {"fused_elementwise", "neg x", two, "InvalidArgument", "operand 'x' is neither %<input> nor %r<instruction>"},
-      {"fused_elementwise", "add %0", two, "InvalidArgument", "instruction 0 ('add %0'): add: expected 2 inputs"},
-      {"fused_elementwise", "less %0 %1", two, "DTypeError", "('less %0 %1') gives bool[3]; only float32 results"},
-      {"fused_elementwise", "add %0 %1", {f32({3}), f32({4})}, "ShapeError",
-       "('add %0 %1'): add: shapes (3,) and (4,) cannot be broadcast"},
-      {"fused_elementwise", "add %0 %1", {f32({3}), testing::i32({3})}, "DTypeError",
-       "fused_elementwise: input 1 must be float32, got i32[3]"},
-      {"fused_matmul", "none", {f32({2, 3}), f32({3, 4}), f32({3})}, "ShapeError",
+      {"none", {f32({2, 3}), f32({3, 4}), f32({3})}, "ShapeError",
        "fused_matmul: bias f32[3] must be a scalar or a vector of size 1 or 4 to broadcast along the last dim of "
        "f32[2,4]"},
-      {"fused_matmul", "none", {f32({2, 3}), f32({2, 4}), f32({4})}, "ShapeError",
-       "fused_matmul: matmul: inner dimensions must agree"},
-      {"fused_matmul", "gelu", mm, "InvalidArgument", "activation must be none, relu, sigmoid or tanh, got 'gelu'"},
+      {"none", {f32({2, 3}), f32({2, 4}), f32({4})}, "ShapeError", "fused_matmul: matmul: inner dimensions must agree"},
+      {"gelu", mm, "InvalidArgument", "activation must be none, relu, sigmoid or tanh, got 'gelu'"},
   };
   for (const Case& c : cases) {
-    const std::string program = c.program;
-    CAPTURE(program);
-    const std::string attr = std::string(c.op) == "fused_matmul" ? "activation" : "program";
+    const std::string activation = c.activation;
+    CAPTURE(activation);
     try {
-      testing::infer(c.op, c.inputs, {{attr, program}});
+      testing::infer("fused_matmul", c.inputs, {{"activation", activation}});
       FAIL("no error");
     } catch (const Error& e) {
       CHECK(std::string(e.kind()) == c.kind);

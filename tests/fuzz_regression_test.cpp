@@ -47,7 +47,7 @@ TEST_CASE("fuzz/trace_key: different reals print differently in keys and retrace
   CHECK(tl::arg_key_str(2.0) == "2");
   CHECK(tl::arg_key_str(std::nextafter(5.13528e-299, 1.0)) != tl::arg_key_str(5.13528e-299));
   auto scale = tl::function([](const tl::Tensor& x, double s) { return x * static_cast<float>(s); },
-                            {.name = "scale"});
+                            {.name = "scale", .call_history = 2});
   scale(tl::ones({2}), 0.1);
   scale(tl::ones({2}), next);
   REQUIRE(scale.tracing_count() == 2);
@@ -114,12 +114,14 @@ TEST_CASE("fuzz/checkpoint: a deeply nested index is an error, not a stack overf
 // intermediates of any size, so a call with a large broadcast pinned its intermediates for the life of the thread
 // (8 calls of [4096,1] + [1,4096] held 1 GB after their results were dropped; 4 MB with the fix).
 TEST_CASE("fuzz/op_call: fused_elementwise reuses small intermediates but does not pin large ones") {
-  const tl::OpDef& op = tl::OpRegistry::global().get("fused_elementwise");
-  const tl::Attrs attrs{{"program", std::string("add %0 %1; neg %r0")}};
-  auto allocations_of_second_call = [&](const tl::Tensor& a, const tl::Tensor& b) {
-    (void)tl::execute(op, {a, b}, attrs);
+  auto body = std::make_shared<tl::graph::Graph>();   // neg(a + b)
+  tl::graph::ValueRef a = body->add_input({tl::DType::float32, {-1, -1}}), b = body->add_input({tl::DType::float32, {-1, -1}});
+  body->set_outputs({body->add_op("neg", {body->add_op("add", {a, b})[0]})[0]});
+  const auto op = tl::graph::fused_elementwise_op(body);
+  auto allocations_of_second_call = [&](const tl::Tensor& x, const tl::Tensor& y) {
+    (void)tl::execute(*op, {x, y});
     const std::uint64_t before = tl::detail::buffer_allocations();
-    (void)tl::execute(op, {a, b}, attrs);
+    (void)tl::execute(*op, {x, y});
     return tl::detail::buffer_allocations() - before;
   };
   CHECK(allocations_of_second_call(tl::ones({3, 1}), tl::ones({1, 4})) == 1);  // the output; the sum is reused

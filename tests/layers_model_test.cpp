@@ -1,4 +1,4 @@
-// Layers, part 2: models — Sequential, the subclassing pattern, recursive variables, summary() golden text —
+// Layers combined into models — Sequential, the subclassing pattern, recursive variables, summary() golden text —
 // Dropout's masks (inference, statistics, per-call change, seeds, inside tl::function), gradients through layers,
 // and eager == traced for forward passes and for a small training loop.
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// Layers, part 1: initializers, the stateless random op, and each built-in layer on small hand-computed cases —
+// Single layers: initializers, the stateless random op, and each built-in layer on small hand-computed cases —
 // output shapes and values, parameter counts, building on the first call, input checks with layer-named errors.
-// Part 2 (layers_model_test.cpp): models, subclassing, summary, Dropout, tapes and tl::function.
+// Layers combined into models (subclassing, summary, Dropout, tapes, tl::function) are in layers_model_test.cpp.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -144,10 +144,6 @@ std::map<std::string, std::vector<OpSample>> build() {
                         {{"transpose_a", true}, {"activation", std::string("sigmoid")}}},
                        {{uniform({3, 2}), uniform({2, 3}), uniform({2})},
                         {{"transpose_a", true}, {"transpose_b", true}}}};
-  s["fused_elementwise"] = {{{uniform({2, 3}), uniform({3}), uniform({2, 3})},
-                             {{"program", std::string("mul %0 %1; add %r0 %2; tanh %r1")}}},
-                            {{uniform({2, 3}), uniform({})},
-                             {{"program", std::string("sub %0 %1; square %r0; mul %r1 %0; sigmoid %r2")}}}};
   // The optimizers' fused updates (core/ops/optimizer_ops.cpp): slots and gradient of the variable's shape,
   // learning rate and step as scalars; v and rms are non-negative like the running averages they hold.
   s["sgd_update"] = {{{uniform({2, 3}), uniform({2, 3}), scalar(0.1f)}, {}},

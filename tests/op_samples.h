@@ -1,6 +1,6 @@
 // Sample calls for every registry op: inputs and attributes on which the op must succeed. The registry walk
-// (registry_test.cpp) fails when an op has no sample, so no op slips in untested; later milestones run the
-// same samples through the tape (gradient checks) and the tracer (eager == traced).
+// (registry_test.cpp) fails when an op has no sample, so no op slips in untested; the same samples run
+// through the tape (gradient_test.cpp: gradient checks) and the tracer (traced_ops_test.cpp: eager == traced).
 #pragma once
 
 #include <functional>

@@ -52,7 +52,13 @@ bool tape_dispose(double tape);
 val function_new(const val& options, const val& trampoline);
 val function_call(double id, const val& args);
 val function_concrete(double id, const val& args);
+/// {tracingCount, signatures}.
 val function_info(double id);
+/// The call history's records, oldest first:
+/// [{index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}].
+val function_calls(double id);
+/// The record of the last call, or undefined (the call history is off or empty).
+val function_last_call(double id);
 val function_graphs(double id);
 val function_clear_calls(double id);
 bool function_dispose(double id);

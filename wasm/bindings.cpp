@@ -34,8 +34,10 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionCall", &function_call);
   emscripten::function("functionConcrete", &function_concrete);
   emscripten::function("functionInfo", &function_info);
+  emscripten::function("functionCalls", &function_calls);
   emscripten::function("functionGraphs", &function_graphs);
   emscripten::function("functionClearCalls", &function_clear_calls);
+  emscripten::function("functionLastCall", &function_last_call);
   emscripten::function("functionDispose", &function_dispose);
   emscripten::function("cond", &cond);
   emscripten::function("whileLoop", &while_loop);

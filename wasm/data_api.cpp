@@ -112,7 +112,7 @@ val dataset_transform(double id, const std::string& kind, const val& a) {
     if (kind == "repeat") return ds.repeat(a["count"].isUndefined() ? -1 : num("count"));
     if (kind == "enumerate") return ds.enumerate(a["start"].isUndefined() ? 0 : num("start"));
     if (kind == "prefetch") return ds.prefetch(num("bufferSize"));
-    throw InvalidArgument(detail::cat("tl.data: unknown transformation '", kind, "'"));
+    throw InvalidArgument("tl.data: unknown transformation '" + kind + "'");
   });
 }
 

@@ -1,10 +1,11 @@
-// tl.function for JavaScript: a JS callback traced through the core into a graph. The C++ side owns the
-// FunctionCore (cache, trace keys, retrace reasons, warnings, records); on a miss it calls the JS trampoline
-// with handles of symbolic input tensors, and the ops the callback runs become graph nodes. A JS exception in
-// the callback comes back as {error} and is rethrown here as a C++ exception, so the tracer unwinds cleanly.
+// tl.function for JavaScript: a JS callback traced through the core into a graph. The C++ side owns a
+// tl::AnyFunction (cache, trace keys, retrace reasons, warnings, call history); on a miss it calls the JS
+// trampoline with handles of symbolic input tensors, and the ops the callback runs become graph nodes. A JS
+// exception in the callback comes back as {error} and is rethrown here as a C++ exception, so the tracer unwinds
+// cleanly.
 #include <emscripten/bind.h>
 
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,13 +15,8 @@
 namespace tl::wasm {
 namespace {
 
-struct JsFunction {
-  std::unique_ptr<detail::FunctionCore> core;
-  val trampoline = val::undefined();
-};
-
-HandleTable<JsFunction>& functions() {
-  static HandleTable<JsFunction> table("tl.function");
+HandleTable<AnyFunction>& functions() {
+  static HandleTable<AnyFunction> table("tl.function");
   return table;
 }
 
@@ -30,6 +26,12 @@ FunctionOptions to_options(const val& js) {
   if (!js["name"].isUndefined()) options.name = js["name"].as<std::string>();
   if (!js["reduceRetracing"].isUndefined()) options.reduce_retracing = js["reduceRetracing"].as<bool>();
   if (!js["maxRetracingWarnings"].isUndefined()) options.max_retracing_warnings = js["maxRetracingWarnings"].as<int>();
+  val history = js["callHistory"];
+  if (!history.isUndefined()) {
+    TL_CHECK(is_integer(history) && history.as<double>() >= 0, InvalidArgument, options.name,
+             ": callHistory must be a non-negative integer (the number of call records to keep)");
+    options.call_history = static_cast<std::size_t>(history.as<double>());
+  }
   if (!js["argNames"].isUndefined())
     for (unsigned i = 0, n = length_of(js["argNames"]); i < n; ++i)
       options.arg_names.push_back(js["argNames"][i].as<std::string>());
@@ -44,22 +46,34 @@ FunctionOptions to_options(const val& js) {
   return options;
 }
 
-/// The call's arguments: [{kind: 'tensor' | 'variable', id} | {kind: 'number' | 'bool' | 'string', value}].
-detail::CallArgs to_call(const val& args, const std::string& name) {
+/// The call's arguments: [{kind: 'tensor' | 'variable', id} | {kind: 'spec', shape, dtype} |
+/// {kind: 'number' | 'bool' | 'string', value}].
+std::vector<AnyArg> to_args(const val& args, const std::string& name) {
   TL_CHECK(is_array(args), InvalidArgument, name, ": arguments must be an array");
-  detail::CallArgs call;
+  std::vector<AnyArg> out;
   for (unsigned i = 0, n = length_of(args); i < n; ++i) {
     val a = args[i];
     std::string kind = a["kind"].as<std::string>();
-    if (kind == "tensor") detail::collect_arg(call, tensors().get(a["id"].as<double>()));
-    else if (kind == "spec") detail::collect_arg(call, to_spec(a, name + ": argument " + std::to_string(i)));
-    else if (kind == "variable") detail::collect_arg(call, variables().get(a["id"].as<double>()));
-    else if (kind == "bool") detail::collect_arg(call, a["value"].as<bool>());
-    else if (kind == "string") detail::collect_arg(call, a["value"].as<std::string>());
-    else if (kind == "number") detail::collect_arg(call, a["value"].as<double>());
-    else throw InvalidArgument(detail::cat(name, ": argument ", i, " has an unsupported kind '", kind, "'"));
+    if (kind == "tensor") out.emplace_back(tensors().get(a["id"].as<double>()));
+    else if (kind == "spec") out.emplace_back(to_spec(a, name + ": argument " + std::to_string(i)));
+    else if (kind == "variable") out.emplace_back(variables().get(a["id"].as<double>()));
+    else if (kind == "bool") out.emplace_back(a["value"].as<bool>());
+    else if (kind == "string") out.emplace_back(a["value"].as<std::string>());
+    else if (kind == "number") out.emplace_back(a["value"].as<double>());
+    else throw InvalidArgument(name + ": argument " + std::to_string(i) + " has an unsupported kind '" + kind + "'");
   }
-  return call;
+  return out;
+}
+
+/// The body of a JS function: its symbolic tensor arguments go to the trampoline (the facade puts the other
+/// arguments back in place).
+AnyFunction::Body js_body(val trampoline) {
+  return [trampoline](std::span<const AnyArg> args) {
+    std::vector<Tensor> symbolic;
+    for (const AnyArg& a : args)
+      if (a.is_tensor()) symbolic.push_back(a.tensor());
+    return call_js(trampoline, symbolic);
+  };
 }
 
 val record_to_js(const CallRecord& r) {
@@ -78,35 +92,21 @@ val record_to_js(const CallRecord& r) {
 }  // namespace
 
 val function_new(const val& options, const val& trampoline) {
-  return guarded([&] {
-    JsFunction f;
-    f.core = std::make_unique<detail::FunctionCore>(to_options(options));
-    f.trampoline = trampoline;
-    return val(functions().add(std::move(f)));
-  });
+  return guarded([&] { return val(functions().add(AnyFunction(js_body(trampoline), to_options(options)))); });
 }
 
 val function_call(double id, const val& args) {
   return guarded([&] {
-    JsFunction& f = functions().get(id);
-    const std::string& name = f.core->options().name;
-    val trampoline = f.trampoline;
-    std::vector<Tensor> outputs = f.core->call(to_call(args, name), [trampoline](const std::vector<Tensor>& symbolic) {
-      return call_js(trampoline, symbolic);
-    });
-    return handles_of(outputs);
+    AnyFunction& f = functions().get(id);
+    return handles_of(f(to_args(args, f.options().name)));
   });
 }
 
 val function_concrete(double id, const val& args) {
   return guarded([&] {
-    JsFunction& f = functions().get(id);
-    val trampoline = f.trampoline;
-    ConcreteFunction& c = f.core->concrete(to_call(args, f.core->options().name),
-                                           [trampoline](const std::vector<Tensor>& symbolic) {
-                                             return call_js(trampoline, symbolic);
-                                           });
-    auto all = f.core->concrete_functions();
+    AnyFunction& f = functions().get(id);
+    ConcreteFunction& c = f.get_concrete_function(to_args(args, f.options().name));
+    auto all = f.concrete_functions();
     for (std::size_t i = 0; i < all.size(); ++i)
       if (all[i] == &c) return val(static_cast<double>(i));
     return val(-1.0);
@@ -115,23 +115,35 @@ val function_concrete(double id, const val& args) {
 
 val function_info(double id) {
   return guarded([&] {
-    JsFunction& f = functions().get(id);
+    AnyFunction& f = functions().get(id);
     val info = val::object();
-    info.set("tracingCount", f.core->tracing_count());
-    info.set("signatures", f.core->pretty_printed_concrete_signatures());
-    val calls = val::array();
-    for (const CallRecord& r : f.core->calls()) calls.call<void>("push", record_to_js(r));
-    info.set("calls", calls);
+    info.set("tracingCount", f.tracing_count());
+    info.set("signatures", f.pretty_printed_concrete_signatures());
     return info;
+  });
+}
+
+val function_calls(double id) {
+  return guarded([&] {
+    val calls = val::array();
+    for (const CallRecord& r : functions().get(id).calls()) calls.call<void>("push", record_to_js(r));
+    return calls;
+  });
+}
+
+val function_last_call(double id) {
+  return guarded([&] {
+    auto calls = functions().get(id).calls();
+    return calls.empty() ? val::undefined() : record_to_js(calls.back());
   });
 }
 
 /// The concrete functions: signature, graphs (text and JSON) before/after optimization, pass reports.
 val function_graphs(double id) {
   return guarded([&] {
-    JsFunction& f = functions().get(id);
+    AnyFunction& f = functions().get(id);
     val out = val::array();
-    for (const ConcreteFunction* c : f.core->concrete_functions()) {
+    for (const ConcreteFunction* c : f.concrete_functions()) {
       val o = val::object();
       o.set("signature", c->pretty_signature());
       o.set("graph", c->graph().str());
@@ -155,7 +167,7 @@ val function_graphs(double id) {
 
 val function_clear_calls(double id) {
   return guarded([&] {
-    functions().get(id).core->clear_calls();
+    functions().get(id).clear_calls();
     return val::undefined();
   });
 }
@@ -165,8 +177,7 @@ bool function_dispose(double id) { return functions().remove(id); }
 val cond(double pred, const val& true_fn, const val& false_fn) {
   return guarded([&] {
     val t = true_fn, f = false_fn;
-    return handles_of(detail::cond_impl(tensors().get(pred), [t] { return call_js(t, {}); },
-                                        [f] { return call_js(f, {}); }));
+    return handles_of(tl::cond(tensors().get(pred), [t] { return call_js(t, {}); }, [f] { return call_js(f, {}); }));
   });
 }
 

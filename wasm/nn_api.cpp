@@ -100,9 +100,8 @@ std::shared_ptr<layers::Layer> make_layer(const val& c) {
       for (unsigned i = 0, n = length_of(items); i < n; ++i) list.push_back(layer_table().get(items[i].as<double>()));
     return std::make_shared<layers::Sequential>(std::move(list), name);
   }
-  throw InvalidArgument(detail::cat("tl.layers: unknown layer class '", type,
-                                    "' (Dense, Conv2D, MaxPooling2D, AveragePooling2D, Flatten, Dropout, SimpleRNN, "
-                                    "Sequential)"));
+  throw InvalidArgument("tl.layers: unknown layer class '" + type +
+                        "' (Dense, Conv2D, MaxPooling2D, AveragePooling2D, Flatten, Dropout, SimpleRNN, Sequential)");
 }
 
 std::shared_ptr<metrics::Metric> make_metric(const std::string& type, const val& c) {
@@ -113,8 +112,8 @@ std::shared_ptr<metrics::Metric> make_metric(const std::string& type, const val&
     return std::make_shared<metrics::BinaryAccuracy>(num_field(c, "threshold", 0.5), name.empty() ? "binary_accuracy" : name);
   if (type == "sparseCategoricalAccuracy")
     return std::make_shared<metrics::SparseCategoricalAccuracy>(name.empty() ? "sparse_categorical_accuracy" : name);
-  throw InvalidArgument(detail::cat("tl.metrics: unknown metric '", type,
-                                    "' (mean, meanSquaredError, binaryAccuracy, sparseCategoricalAccuracy)"));
+  throw InvalidArgument("tl.metrics: unknown metric '" + type +
+                        "' (mean, meanSquaredError, binaryAccuracy, sparseCategoricalAccuracy)");
 }
 
 std::vector<Variable> variables_of(const val& ids) {
@@ -160,8 +159,9 @@ val loss_call(const std::string& name, double y_true, double y_pred, bool from_l
     else if (name == "categoricalCrossentropy") loss = losses::CategoricalCrossentropy(from_logits)(y, p);
     else if (name == "sparseCategoricalCrossentropy") loss = losses::SparseCategoricalCrossentropy(from_logits)(y, p);
     else
-      throw InvalidArgument(detail::cat("tl.losses: unknown loss '", name, "' (meanSquaredError, binaryCrossentropy, "
-                                        "categoricalCrossentropy, sparseCategoricalCrossentropy)"));
+      throw InvalidArgument("tl.losses: unknown loss '" + name +
+                            "' (meanSquaredError, binaryCrossentropy, categoricalCrossentropy, "
+                            "sparseCategoricalCrossentropy)");
     return val(tensors().add(loss));
   });
 }
@@ -178,7 +178,7 @@ val optimizer_new(const val& c) {
     else if (type == "rmsprop")
       opt = std::make_shared<optimizers::RMSprop>(lr, num_field(c, "rho", 0.9), num_field(c, "momentum", 0),
                                                   num_field(c, "epsilon", 1e-7));
-    else throw InvalidArgument(detail::cat("tl.train: unknown optimizer '", type, "' (sgd, adam, rmsprop)"));
+    else throw InvalidArgument("tl.train: unknown optimizer '" + type + "' (sgd, adam, rmsprop)");
     return val(optimizer_table().add(std::move(opt)));
   });
 }

@@ -22,12 +22,12 @@ HandleTable<Variable>& variables() {
   return table;
 }
 double variable_handle(const Variable& v) {
-  static std::map<const detail::VariableState*, double> known;
-  auto it = known.find(v.state().get());
+  static std::map<std::uint64_t, double> known;  // by Variable::id(), unique for the process
+  auto it = known.find(v.id());
   if (it != known.end())
     if (const Variable* existing = variables().find(it->second); existing != nullptr && *existing == v) return it->second;
   double id = variables().add(v);
-  known[v.state().get()] = id;
+  known[v.id()] = id;
   return id;
 }
 

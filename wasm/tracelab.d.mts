@@ -79,7 +79,7 @@ export declare class TensorSpec {
   readonly dtype: DType;
 }
 
-/** One call of a tl.function. */
+/** One call of a tl.function, as its call history keeps it (index counts every call, recorded or not). */
 export interface CallRecord {
   index: number; traced: boolean; key: string; reason: string; warning: string;
   concreteIndex: number; traceUs: number; executeUs: number;
@@ -97,7 +97,9 @@ export interface FunctionOptions {
   /** Frequent-retracing warnings: 2 (current TF) by default, -1 = no limit (TF 2.1). */
   maxRetracingWarnings?: number;
   argNames?: string[];
-  /** Called after each call that traced. */
+  /** How many of the latest calls keep a record in `calls` (the oldest dropped): 100 by default, 0 for none. */
+  callHistory?: number;
+  /** Called after each call that traced (keeps a call history of at least 1). */
   onTrace?: (info: { reason: string; warning: string; traceUs: number }) => void;
 }
 export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string;
@@ -105,6 +107,7 @@ export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | st
 export interface TracedFunction<R> {
   (...args: FunctionArg[]): R;
   readonly tracingCount: number;
+  /** The records of the last `callHistory` calls, oldest first. */
   readonly calls: CallRecord[];
   prettyPrintedConcreteSignatures(): string;
   concreteFunctions(): ConcreteFunction[];

@@ -83,7 +83,7 @@ void read_assigned_variables_per_element(tl::detail::SubTrace& trace) {
 
 std::vector<Tensor> traced_loop(tl::detail::Tracer& tracer, const Dataset& dataset, const std::vector<Tensor>& state,
                                 const ReduceFn& body) {
-  detail::register_dataset_loop_op();
+  register_dataset_loop_op();
   const std::size_t k = dataset.element_spec().size();
   std::vector<TensorMeta> element = detail::metas_of(dataset.element_spec());
   std::vector<TensorMeta> state_metas;

@@ -133,6 +133,10 @@ void remember_dataset(const std::shared_ptr<const DatasetNode>& dataset) {
   registry.datasets[dataset->id()] = dataset;
 }
 
+}  // namespace tl::data::detail
+
+namespace tl::data {
+
 void register_dataset_loop_op() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -141,15 +145,15 @@ void register_dataset_loop_op() {
           TL_CHECK(subgraphs.size() == 1, InvalidArgument, "dataset_loop: expected 1 sub-graph (the body), got ",
                    subgraphs.size());
           std::int64_t id = attrs.get<std::int64_t>("dataset");
-          std::shared_ptr<const DatasetNode> dataset = find_dataset(id);
+          std::shared_ptr<const detail::DatasetNode> dataset = detail::find_dataset(id);
           TL_CHECK(dataset != nullptr, InvalidArgument, "dataset_loop: dataset #", id,
                    " does not exist in this process. A Dataset is a C++ pipeline (generators, map functions) that "
                    "JSON cannot hold, so a graph with a dataset_loop loads only while its dataset is alive in the "
                    "same process");
-          return make_dataset_loop_op(dataset, subgraphs[0], attrs.get<std::int64_t>("num_components"),
+          return detail::make_dataset_loop_op(dataset, subgraphs[0], attrs.get<std::int64_t>("num_components"),
                                       attrs.get<std::int64_t>("num_state"));
         });
   });
 }
 
-}  // namespace tl::data::detail
+}  // namespace tl::data

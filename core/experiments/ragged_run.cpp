@@ -90,9 +90,9 @@ class ModeRun {
                                     warmup_ms_});
   }
 
-  /// Reads the last call's record of a tl::function: traced steps, retraces, warnings; then forgets the records.
+  /// Reads the record of a tl::function's last call (its call history keeps one): traced steps, retraces, warnings.
   template <class Fn>
-  void read_record(Fn& fn, std::int64_t step) {
+  void read_record(const Fn& fn, std::int64_t step) {
     const CallRecord& record = fn.calls().back();
     if (record.traced) {
       result_.traced_steps.push_back(step);
@@ -100,7 +100,6 @@ class ModeRun {
                                                fn.concrete_functions()[record.concrete_index]->pretty_signature()});
     }
     if (!record.warning.empty()) result_.warnings.push_back(record.warning);
-    fn.clear_calls();
   }
 
   template <class Fn>
@@ -145,6 +144,7 @@ FunctionOptions function_options(const RaggedConfig& config, RaggedMode mode) {
   options.arg_names = {"x", "y"};
   options.optimize = config.optimize;
   options.max_retracing_warnings = config.max_retracing_warnings;
+  options.call_history = 1;        // each step reads its call's record: traced, reason, trace time, warning
   options.record_timings = false;  // every step is timed here
   if (mode == RaggedMode::signature)
     options.input_signature = {TensorSpec({-1, -1, config.features}, float32, "x"), TensorSpec({-1}, float32, "y")};

@@ -107,19 +107,23 @@ std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Gra
                                                 std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
                                                 std::int64_t maximum_iterations);
 
+}  // namespace tl::detail
+
+namespace tl {
+
 void register_control_flow_ops() {
   static std::once_flag once;
   std::call_once(once, [] {
     graph::register_structured_op("cond", [](const Attrs&, const std::vector<std::shared_ptr<const graph::Graph>>& g) {
       TL_CHECK(g.size() == 2, InvalidArgument, "cond: expected 2 sub-graphs, got ", g.size());
-      return make_cond_op(g[0], g[1]);
+      return detail::make_cond_op(g[0], g[1]);
     });
     auto loop = [](bool grad) {
       return [grad](const Attrs& attrs, const std::vector<std::shared_ptr<const graph::Graph>>& g) {
         TL_CHECK(g.size() == 2, InvalidArgument, "while_loop: expected 2 sub-graphs, got ", g.size());
         auto n = attrs.get<std::int64_t>("num_vars");
         auto max = attrs.get<std::int64_t>("maximum_iterations");
-        return grad ? make_while_grad_op(g[0], g[1], n, max) : make_while_op(g[0], g[1], n, max);
+        return grad ? detail::make_while_grad_op(g[0], g[1], n, max) : detail::make_while_op(g[0], g[1], n, max);
       };
     };
     graph::register_structured_op("while_loop", loop(false));
@@ -127,4 +131,4 @@ void register_control_flow_ops() {
   });
 }
 
-}  // namespace tl::detail
+}  // namespace tl

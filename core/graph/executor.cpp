@@ -1,4 +1,4 @@
-// Executor, part 2 — running the schedule: binding inputs, constants and variable reads, running kernels into
+// Executor — running the schedule: binding inputs, constants and variable reads, running kernels into
 // planned slots (copy-on-shared) or freshly inferred buffers, assignments, and dropping values after their last
 // use. Planning is in executor_plan.cpp.
 #include "tracelab/graph/executor.h"

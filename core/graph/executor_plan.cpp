@@ -1,4 +1,4 @@
-// Executor, part 1 — planning: the schedule (resolved input ids, last uses), buffer slots reused by liveness,
+// Executor — planning: the schedule (resolved input ids, last uses), buffer slots reused by liveness,
 // and the check of the caller's inputs. Running the schedule is in executor.cpp.
 #include "tracelab/graph/executor.h"
 

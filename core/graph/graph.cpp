@@ -1,14 +1,8 @@
 // Graph building, accessors and the verifier. Text and JSON forms live in printer.cpp and json_*.cpp.
 #include "tracelab/graph/graph.h"
 
+#include "graph/detail/structured.h"
 #include "tracelab/registry/registry.h"
-
-namespace tl::detail {
-void register_control_flow_ops();  // cond, while_loop, while_grad (core/function/cond.cpp)
-}  // namespace tl::detail
-namespace tl::data::detail {
-void register_dataset_loop_op();   // dataset_loop (core/data/loop_op.cpp)
-}  // namespace tl::data::detail
 
 namespace tl::graph {
 
@@ -121,10 +115,7 @@ void register_structured_op(const std::string& name, StructuredOpFactory factory
 }
 
 const StructuredOpFactory* find_structured_op(std::string_view name) {
-  // The built-in structured ops register on first use (once each), so a process that never traced a cond, a
-  // while_loop or a dataset loop can still load graphs holding them.
-  tl::detail::register_control_flow_ops();
-  tl::data::detail::register_dataset_loop_op();
+  detail::register_graph_structured_ops();  // this layer's own; the layers above register theirs
   auto it = structured_ops().find(name);
   return it == structured_ops().end() ? nullptr : &it->second;
 }

@@ -329,7 +329,10 @@ void Reader::read_op(const Json& j, std::size_t index) {
   std::string name = read_string(field(j, "op"), "op");
   if (j.contains("subgraphs")) {
     const StructuredOpFactory* factory = find_structured_op(name);
-    if (factory == nullptr) fail("unknown structured op '", name, "'");
+    if (factory == nullptr)
+      fail("unknown structured op '", name, "' (a structured op is registered by the layer that defines it: ",
+           "tl::register_control_flow_ops() for cond / while_loop / while_grad, tl::data::register_dataset_loop_op() ",
+           "for dataset_loop; tracelab/tracelab.h registers them all)");
     place_ = tl::detail::cat("node ", index, " (", name, "): ");
     std::vector<ValueRef> inputs = read_op_inputs(field(j, "inputs"), index);
     Attrs attrs = j.contains("attrs") ? read_attrs(j["attrs"]) : Attrs();

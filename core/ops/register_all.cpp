@@ -10,7 +10,10 @@ OpRegistry& OpRegistry::global() {
     detail::register_math_ops(*r);
     detail::register_linalg_ops(*r);
     detail::register_reduce_ops(*r);
-    detail::register_array_ops(*r);
+    detail::register_layout_ops(*r);
+    detail::register_slice_join_ops(*r);
+    detail::register_index_ops(*r);
+    detail::register_cast_fill_ops(*r);
     detail::register_nn_ops(*r);
     detail::register_io_ops(*r);
     detail::register_fused_ops(*r);

@@ -1,8 +1,9 @@
 // The playground in headless Chromium (Debian's, driven by playwright-core): served on 127.0.0.1 with the .wasm
 // as application/wasm; a 500-step run of all six modes fills one lane per mode with every step and one labelled
 // marker per trace, after the engine warm-up (on by default, said under the lanes); the summary, warnings and
-// inspector (laid out in the worker) fill; exports are valid JSON and CSV; Stop keeps the steps so far; a run
-// without warm-up says so; invalid fields get a message; no console errors; no horizontal scroll at 375 px.
+// inspector (laid out in the worker; the loop's dataset_loop drawn with its body inside, closed and opened by a
+// click) fill; exports are valid JSON and CSV; Stop keeps the steps so far; a run without warm-up says so; invalid
+// fields get a message; no console errors; no horizontal scroll at 375 px.
 // Screenshots go to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -96,6 +97,28 @@ test('page: served with the right types; a 500-step run of all modes draws every
   await page.waitForFunction((n) => Number(document.getElementById('inspect-graph').dataset.nodes) > n, optimized);
   assert.ok(await page.locator('#inspect-graph svg .node').count() > 50);
   assert.ok(await page.locator('#inspect-passes tbody tr').count() >= 6);
+  // `loop`'s optimized graph is one dataset_loop node: drawn opened, the training step inside its body frame; a
+  // click on its box closes it (laid out again in the page's layout worker), another opens it.
+  await page.uncheck('#inspect-unoptimized');
+  await page.selectOption('#inspect-mode', 'loop');
+  const body = page.locator('#inspect-graph[data-state="drawn"] .cluster.subgraph[data-label="body"][data-depth="1"]');
+  await body.waitFor();
+  // The step's fused_elementwise nodes are drawn opened too, each with its member ops in a body frame of its own.
+  const fused = page.locator('#inspect-graph .cluster.op[data-label$=" fused_elementwise"]');
+  assert.ok(await fused.count() >= 1, 'a fused_elementwise node drawn opened');
+  const fusedPath = await fused.first().getAttribute('data-path');
+  const fusedBody = page.locator(`#inspect-graph .cluster.subgraph[data-label="body"][data-path="${fusedPath}/0"]`);
+  assert.ok(Number(await fusedBody.getAttribute('data-nodes')) >= 2, 'the fused body holds its member ops');
+  const inBody = Number(await body.getAttribute('data-nodes'));
+  assert.ok(inBody > 100, `body nodes ${inBody}`);
+  assert.equal(Number((await dataset(page, 'inspect-graph')).nodes), inBody + 1);
+  assert.equal(await page.locator('#inspect-graph g.node text', { hasText: /^%\d+ arg0 ← element 0$/ }).count(), 1);
+  const loopBox = page.locator('#inspect-graph g.node.structured[data-path="0"]');
+  await loopBox.click();
+  await page.waitForFunction(() => document.getElementById('inspect-graph').dataset.nodes === '1');
+  assert.match(await loopBox.getAttribute('class'), /\bcollapsed\b/);
+  await loopBox.click();
+  await page.waitForFunction((n) => document.getElementById('inspect-graph').dataset.nodes === String(n), inBody + 1);
 
   // Exports: valid JSON (the runner's document) and CSV (one row per step).
   const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);

@@ -1,5 +1,6 @@
 // The tutorials in headless Chromium: every cell of every lesson runs and passes its live check; the pages obey
 // their Content-Security-Policy (no inline scripts; CodeMirror styles through constructed sheets; no violations);
+// lesson 7's graphs show their cond branches and while bodies, nested, and a click closes and opens a loop;
 // an edited cell that throws shows the error under it and Reset brings the page's code back; a runaway cell
 // (`while (true) {}`) is stopped by terminating the worker and the page keeps working. Screenshots go to
 // build/test-artifacts/.
@@ -26,6 +27,63 @@ const cellStates = (page) => page.evaluate(() => [...document.querySelectorAll('
   name: cell.dataset.cell, state: cell.dataset.state, check: cell.dataset.check ?? 'none', kind: cell.dataset.checkKind ?? 'result',
   verdict: cell.querySelector('.check')?.textContent ?? '', output: cell.querySelector('.cell-output').innerText.slice(0, 500),
 })));
+
+/** The frames drawn in one cell's graph: [{cluster ('op' | 'subgraph'), label, path, nodes}], outer ones first. */
+const framesOf = (page, cell) => page.$$eval(`section.cell[data-cell="${cell}"] .out-graph .cluster`, (groups) => groups.map((g) => ({
+  cluster: g.classList.contains('op') ? 'op' : 'subgraph', label: g.dataset.label, path: g.dataset.path, nodes: Number(g.dataset.nodes),
+})));
+
+/** Lesson 7's graphs draw their structured nodes opened: the cond's branches, the loop's cond and body, nested. */
+async function checkSubgraphsDrawn(page) {
+  // sign: a cond whose false branch holds the else-if's cond, each branch a labelled frame with its nodes.
+  const sign = await framesOf(page, 'sign');
+  const cond = sign.find((f) => f.cluster === 'op' && /^%\d+ cond$/.test(f.label) && !f.path.includes('/'));
+  assert.ok(cond, `the top-level cond is drawn opened: ${JSON.stringify(sign)}`);
+  const branches = sign.filter((f) => f.cluster === 'subgraph' && f.path.startsWith(`${cond.path}/`) && f.path.split('/').length === 2);
+  assert.deepEqual(branches.map((f) => f.label), ['true branch', 'false branch']);
+  assert.ok(branches.every((f) => f.nodes >= 1), JSON.stringify(branches));
+  assert.ok(sign.some((f) => f.cluster === 'op' && f.label.endsWith(' cond') && f.path.startsWith(`${cond.path}/1/`)), 'the else-if cond sits in the false branch');
+  // sum-even: a while_loop with its cond and body, the body holding the if's cond with its two branches.
+  const sum = await framesOf(page, 'sum-even');
+  const loop = sum.find((f) => f.cluster === 'op' && /^%\d+ while_loop$/.test(f.label));
+  assert.ok(loop, `the while_loop is drawn opened: ${JSON.stringify(sum)}`);
+  const parts = sum.filter((f) => f.cluster === 'subgraph' && f.path.split('/').length === 2 && f.path.startsWith(`${loop.path}/`));
+  assert.deepEqual(parts.map((f) => f.label), ['cond', 'body']);
+  assert.ok(parts[1].nodes >= 10, `the body's nodes are drawn: ${parts[1].nodes}`);
+  const inner = sum.find((f) => f.cluster === 'op' && f.label.endsWith(' cond') && f.path.startsWith(`${loop.path}/1/`));
+  assert.ok(inner, 'a cond inside the while body');
+  assert.deepEqual(sum.filter((f) => f.path.startsWith(`${inner.path}/`)).map((f) => f.label), ['true branch', 'false branch']);
+  // The sub-graph inputs are titled with the outer values that feed them; each sub-graph ends in a return box.
+  const graph = page.locator('section.cell[data-cell="sum-even"] .out-graph .graph');
+  const titles = await graph.locator('g.node text:first-of-type').allTextContents();
+  assert.ok(titles.some((title) => /^%\d+ arg0 ← %\d+$/.test(title)), `inputs titled with their outer values: ${titles}`);
+  assert.ok(await graph.locator('g.node.return').count() >= 4, 'return boxes');
+
+  // A click on the loop's box closes it (laid out again in the page's layout worker), a key press opens it again.
+  const total = Number(await graph.getAttribute('data-nodes'));
+  await graph.locator(`g.node[data-path="${loop.path}"]`).click();
+  await page.waitForFunction((path) => document.querySelector(`section.cell[data-cell="sum-even"] .graph g.node[data-path="${path}"]`)
+    ?.classList.contains('collapsed'), loop.path);
+  const closed = Number(await graph.getAttribute('data-nodes'));
+  assert.ok(closed < total - 20, `closed: ${closed} of ${total} nodes drawn`);
+  assert.equal(await graph.locator('.cluster').count(), 0);
+  await graph.locator(`g.node[data-path="${loop.path}"]`).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(([path, n]) => {
+    const area = document.querySelector('section.cell[data-cell="sum-even"] .graph');
+    return area.querySelector(`g.node[data-path="${path}"]`)?.classList.contains('expanded') && Number(area.dataset.nodes) === n;
+  }, [loop.path, total]);
+  assert.equal(await graph.locator('.cluster.subgraph').count(), 4);   // cond, body, and the inner cond's branches
+  // The whole drawing (not only what the scrolling frame shows, nor under the sticky controls), unfocused.
+  const unclip = (area, on) => {
+    document.activeElement?.blur();
+    for (const [element, style] of [[area, 'max-height: none; overflow: visible'], [document.querySelector('.tutorial-controls'), 'visibility: hidden']])
+      if (on) element.style.cssText = style; else element.removeAttribute('style');
+  };
+  await graph.evaluate(unclip, true);
+  await graph.locator('svg').screenshot({ path: join(artifacts, 'inspector-subgraphs.png') });
+  await graph.evaluate(unclip, false);
+}
 
 test('tutorials: every cell of every lesson runs in the worker and passes its live check', { timeout: 900_000 }, async (t) => {
   const { base, browser } = await launch(t);
@@ -57,6 +115,7 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
       const drawn = await page.$$eval('.out-graph svg g.node text', (texts) => texts.map((text) => text.textContent));
       assert.ok(drawn.some((title) => /^%\d+ cond$/.test(title)), `a cond node is drawn: ${drawn}`);
       assert.ok(drawn.some((title) => /^%\d+ while_loop$/.test(title)), `a while_loop node is drawn: ${drawn}`);
+      await checkSubgraphsDrawn(page);
       assert.match(await page.locator('section.cell[data-cell="conversion-error"] .cell-output').innerText(),
                    /ConversionError: cannot convert if statement at line 3, column 3 of this cell: 'y' must also be defined/);
     }

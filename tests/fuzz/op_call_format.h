@@ -48,39 +48,8 @@ inline const std::vector<std::string>& string_vocabulary() {
   return words;
 }
 
-/// Elementwise op names for fused_elementwise programs, then names a program must reject.
-inline const std::vector<std::string>& program_ops() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const OpDef* op : OpRegistry::global().all())
-      if (op->has(trait::elementwise)) out.push_back(op->name());
-    for (const char* bad : {"matmul", "fused_elementwise", "print", "nosuch", "reduce_sum"}) out.push_back(bad);
-    return out;
-  }();
-  return names;
-}
-
-inline std::string decode_program(ByteReader& in) {
-  static const char* const garbage[] = {"%",    "%r",  "%x",   "%99999999999", "%-1",         "%r00",
-                                        "%1a",  "%0%1", "r0",  "%R0",          "%4294967296", "%r9999999999"};
-  std::string text;
-  int instructions = 1 + in.u8() % 5;
-  for (int i = 0; i < instructions; ++i) {
-    if (i) text += "; ";
-    text += program_ops()[in.u8() % program_ops().size()];
-    int operands = in.u8() % 5;
-    for (int k = 0; k < operands; ++k) {
-      std::uint8_t o = in.u8();
-      if (o < 0x70) text += " %" + std::to_string(o % 6);
-      else if (o < 0xE0) text += " %r" + std::to_string((o - 0x70) % 6);
-      else text += std::string(" ") + garbage[(o - 0xE0) % std::size(garbage)];
-    }
-  }
-  return text;
-}
-
 /// An attribute value of AttrValue alternative `type` (0 bool, 1 int, 2 float, 3 string, 4 ints, 5 dtype).
-inline AttrValue decode_attr(ByteReader& in, std::size_t type, const std::string& name) {
+inline AttrValue decode_attr(ByteReader& in, std::size_t type) {
   switch (type % 6) {
     case 0: return (in.u8() & 1) != 0;
     case 1: return decode_int64(in);
@@ -88,7 +57,6 @@ inline AttrValue decode_attr(ByteReader& in, std::size_t type, const std::string
     case 3: {
       std::uint8_t sel = in.u8();
       if (sel >= 0xC0) return in.text(in.u8());
-      if (name == "program") return decode_program(in);
       return string_vocabulary()[sel % string_vocabulary().size()];
     }
     case 4: {
@@ -169,7 +137,7 @@ inline OpCall decode_op_call(ByteReader& in) {
     bool present = spec.required ? !(flags & 1) : (flags & 1) != 0;
     if (!present) continue;
     std::size_t type = (flags & 2) ? spec.type_index + 1 : spec.type_index;
-    call.attrs.set(spec.name, decode_attr(in, type, spec.name));
+    call.attrs.set(spec.name, decode_attr(in, type));
   }
   if (in.u8() & 1) call.attrs.set("fuzz_unknown", std::int64_t{0});
   call.checks = in.u8();

@@ -15,12 +15,13 @@
 //     accepts B;
 //   - relax(B, {A}) accepts B, and when it generalized (differs from B) it accepts A too;
 //     explain_retrace(B, {A}) never throws and says something;
-//   - a tl::function (its FunctionCore) traces A once, then B only when A's function cannot serve it, and
+//   - a tl::AnyFunction traces A once, then B only when A's function cannot serve it, and
 //     serves B again without tracing;
 //   - with an input signature, a call is accepted exactly when a reference check written here (same count, all
 //     tensors, same dtype and rank, no dim where both sides are known and differ) says so; anything else is a
 //     tl::InvalidArgument naming the function.
 #include <algorithm>
+#include <map>
 
 #include "fuzz_check.h"
 #include "trace_key_format.h"
@@ -102,21 +103,43 @@ bool reference_accepts(const std::vector<TensorSpec>& specs, const std::vector<A
   return true;
 }
 
-detail::CallArgs spec_call(const std::vector<ArgKey>& keys) {
-  detail::CallArgs call;
-  call.keys = keys;
-  for (const auto& k : keys)
-    if (std::holds_alternative<TensorSpec>(k)) call.tensors.emplace_back();
+/// One real Variable per decoded variable id: a key compares variables by identity only, so mapping each id to
+/// its own Variable keeps every == and accepts between keys as decoded.
+class Variables {
+ public:
+  const Variable& operator()(const VariableKey& key) {
+    auto it = by_id_.find(key.id);
+    if (it == by_id_.end()) it = by_id_.emplace(key.id, Variable(scalar(0.f), "fuzzed")).first;
+    return it->second;
+  }
+
+ private:
+  std::map<std::uint64_t, Variable> by_id_;
+};
+
+AnyArg to_arg(const ArgKey& key, Variables& variables) {
+  return std::visit(
+      [&](const auto& value) -> AnyArg {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, VariableKey>) return variables(value);
+        else return value;
+      },
+      key);
+}
+
+/// The call as get_concrete_function takes it: TensorSpecs and plain values.
+std::vector<AnyArg> spec_call(const std::vector<ArgKey>& keys, Variables& variables) {
+  std::vector<AnyArg> call;
+  for (const auto& k : keys) call.push_back(to_arg(k, variables));
   return call;
 }
 
 /// The call with a zero tensor for each fully defined, small spec; false when some spec cannot be one.
-bool tensor_call(const std::vector<ArgKey>& keys, detail::CallArgs& call) {
+bool tensor_call(const std::vector<ArgKey>& keys, Variables& variables, std::vector<AnyArg>& call) {
   std::int64_t total = 0;
   for (const auto& k : keys) {
     const auto* spec = std::get_if<TensorSpec>(&k);
     if (spec == nullptr) {
-      call.keys.push_back(k);
+      call.push_back(to_arg(k, variables));
       continue;
     }
     if (!spec->shape().is_fully_defined()) return false;
@@ -124,24 +147,28 @@ bool tensor_call(const std::vector<ArgKey>& keys, detail::CallArgs& call) {
       if (d > 4096) return false;
     total += spec->shape().num_elements();
     if (total > 4096) return false;
-    Tensor t = Tensor::empty(spec->dtype(), spec->shape());
-    call.keys.emplace_back(TensorSpec(t.shape(), t.dtype()));
-    call.tensors.push_back(t);
+    call.emplace_back(Tensor::empty(spec->dtype(), spec->shape()));
   }
   return true;
 }
 
-const detail::TraceBody& empty_body() {
-  static const detail::TraceBody body = [](const std::vector<Tensor>&) { return std::vector<Tensor>{}; };
-  return body;
+std::vector<ArgKey> keys_of(const std::vector<AnyArg>& call) {
+  std::vector<ArgKey> keys;
+  for (const AnyArg& arg : call) keys.push_back(arg.key());
+  return keys;
+}
+
+AnyFunction empty_function(FunctionOptions options) {
+  return AnyFunction([](std::span<const AnyArg>) { return std::vector<Tensor>{}; }, std::move(options));
 }
 
 void check_signature(const std::vector<TensorSpec>& specs, const TraceKey& b, bool with_tensors) {
-  detail::FunctionCore core(FunctionOptions{.input_signature = InputSignature(specs), .name = "fuzzed"});
+  Variables variables;
+  AnyFunction f = empty_function({.input_signature = InputSignature(specs), .name = "fuzzed"});
   const bool want = reference_accepts(specs, b.args());
   bool got = true;
   try {
-    core.concrete(spec_call(b.args()), empty_body());
+    f.get_concrete_function(spec_call(b.args(), variables));
   } catch (const InvalidArgument& e) {
     got = false;
     FUZZ_CHECK(std::string(e.what()).starts_with("fuzzed: "), "a signature error does not name the function: ",
@@ -149,32 +176,34 @@ void check_signature(const std::vector<TensorSpec>& specs, const TraceKey& b, bo
   }
   FUZZ_CHECK(got == want, "input signature ", TraceKey(std::vector<ArgKey>(specs.begin(), specs.end())).str(),
              (got ? " accepts " : " rejects "), b.str(), ", the reference says the opposite");
-  FUZZ_CHECK(core.tracing_count() == (got ? 1 : 0), "a signature function traced ", core.tracing_count(), " times");
-  detail::CallArgs call;
-  if (!with_tensors || !tensor_call(b.args(), call)) return;
-  const bool want_call = reference_accepts(specs, call.keys);
+  FUZZ_CHECK(f.tracing_count() == (got ? 1 : 0), "a signature function traced ", f.tracing_count(), " times");
+  std::vector<AnyArg> call;
+  if (!with_tensors || !tensor_call(b.args(), variables, call)) return;
+  const std::vector<ArgKey> keys = keys_of(call);
+  const bool want_call = reference_accepts(specs, keys);
   bool got_call = true;
   try {
-    core.call(call, empty_body());
+    f(call);
   } catch (const InvalidArgument&) {
     got_call = false;
   }
-  FUZZ_CHECK(got_call == want_call, "a call with tensors ", TraceKey(call.keys).str(), " is ",
+  FUZZ_CHECK(got_call == want_call, "a call with tensors ", TraceKey(keys).str(), " is ",
              (got_call ? "accepted" : "rejected"), " by the signature, the reference says the opposite");
-  FUZZ_CHECK(core.tracing_count() <= 1, "a function with an input signature traced ", core.tracing_count(), " times");
+  FUZZ_CHECK(f.tracing_count() <= 1, "a function with an input signature traced ", f.tracing_count(), " times");
 }
 
 void check_function_cache(const TraceKey& a, const TraceKey& b, bool reduce_retracing) {
-  detail::FunctionCore core(FunctionOptions{.reduce_retracing = reduce_retracing, .name = "fuzzed"});
-  core.concrete(spec_call(a.args()), empty_body());
-  FUZZ_CHECK(core.tracing_count() == 1, "the first call traced ", core.tracing_count(), " times");
+  Variables variables;
+  AnyFunction f = empty_function({.reduce_retracing = reduce_retracing, .name = "fuzzed"});
+  f.get_concrete_function(spec_call(a.args(), variables));
+  FUZZ_CHECK(f.tracing_count() == 1, "the first call traced ", f.tracing_count(), " times");
   const bool served = a == b || a.accepts(b);
-  core.concrete(spec_call(b.args()), empty_body());
-  FUZZ_CHECK(core.tracing_count() == (served ? 1 : 2), "after ", a.str(), " the call ", b.str(), " traced ",
-             core.tracing_count() - 1, " more times");
-  int before = core.tracing_count();
-  core.concrete(spec_call(b.args()), empty_body());
-  FUZZ_CHECK(core.tracing_count() == before, "calling again with ", b.str(), " traced again");
+  f.get_concrete_function(spec_call(b.args(), variables));
+  FUZZ_CHECK(f.tracing_count() == (served ? 1 : 2), "after ", a.str(), " the call ", b.str(), " traced ",
+             f.tracing_count() - 1, " more times");
+  int before = f.tracing_count();
+  f.get_concrete_function(spec_call(b.args(), variables));
+  FUZZ_CHECK(f.tracing_count() == before, "calling again with ", b.str(), " traced again");
 }
 
 void check(const std::uint8_t* data, std::size_t size) {

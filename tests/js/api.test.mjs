@@ -195,6 +195,34 @@ test('tracing: X = 1..10 traces 10 times, once with a signature, twice relaxed; 
   }
 });
 
+test('tracing: the call history keeps the last callHistory records (100 by default, 0 for none); onTrace needs none', () => {
+  const x = tl.tensor([1, 2]);
+  const byDefault = tl.function((a) => a.add(1), { name: 'byDefault' });
+  const three = tl.function((a) => a.add(1), { name: 'three', callHistory: 3 });
+  const none = tl.function((a) => a.add(1), { name: 'none', callHistory: 0 });
+  const traces = [];
+  const watched = tl.function((a, k) => a.mul(k), { name: 'watched', callHistory: 0, onTrace: (info) => traces.push(info) });
+  tl.tidy(() => {
+    for (let i = 0; i < 120; ++i) { byDefault(x); three(x); none(x); }
+    for (const k of [1, 2, 2, 3]) watched(x, k);
+  });
+  assert.equal(byDefault.calls.length, 100);
+  assert.deepEqual([byDefault.calls[0].index, byDefault.calls[99].index], [20, 119]);
+  assert.deepEqual(three.calls.map((c) => c.index), [117, 118, 119]);
+  assert.equal(three.calls[2].traced, false);
+  assert.deepEqual(none.calls, []);
+  assert.equal(none.tracingCount, 1);
+  assert.equal(traces.length, 3);   // k = 1, 2, 3
+  assert.match(traces[1].reason, /arg 1 \(arg1\): value changed 1 -> 2/);
+  assert.ok(traces.every((t) => t.traceUs > 0));
+  three.clearCalls();
+  assert.deepEqual(three.calls, []);
+  assert.throws(() => tl.function((a) => a, { name: 'bad', callHistory: -1 }),
+                { name: 'InvalidArgument', message: /bad: callHistory must be a non-negative integer/ });
+  for (const f of [byDefault, three, none, watched]) f.dispose();
+  x.dispose();
+});
+
 test('control flow: a branch may return a tensor captured from outside (or an input) and it stays usable', () => {
   // Regression: the trampoline handed the caller's own handle to the core, which released it, so `() => x` in a
   // traced tl.cond disposed x and the other branch failed with "neg: input 0: the tensor was disposed".

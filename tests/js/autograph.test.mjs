@@ -549,7 +549,7 @@ test('autograph/setLoopOptions: a loop variable declared relaxed may change shap
   assert.equal(live(), start);
 });
 
-test('autograph/toCode, toFunction, a script body and a module: the converter as a later module hook will use it', async () => {
+test('autograph/toCode, toFunction, a script body and a module: the converter the module hook uses', async () => {
   function clamp(x, hi) {
     if (x.greater(hi)) {
       return hi;
@@ -603,8 +603,12 @@ test('a symbolic tensor used as a JavaScript value while tracing is an error tha
     assert.throws(tracedWith(body), (e) => e instanceof tl.OperatorNotAllowedInGraphError &&
                   /symbolic tensor f32\[\] was used as a JavaScript value .* tl\.autograph/.test(e.message), what);
   assert.throws(tracedWith((x) => x.dataSync()), /has no values while its function is being traced; .* tl\.autograph/);
-  // The printed form stays: `${t}` and String(t) of a symbolic tensor, and any use of an eager one.
-  assert.doesNotThrow(tracedWith((x) => `${x}`));
+  // A template string or String(t) would freeze trace-time text: an error too, pointing to toString and tl.print.
+  for (const [what, body] of [['`${t}`', (x) => `${x}`], ['String(t)', (x) => String(x)]])
+    assert.throws(tracedWith(body), (e) => e instanceof tl.OperatorNotAllowedInGraphError &&
+                  /symbolic tensor f32\[\] was turned into a string .* t\.toString\(\) .* tl\.print/.test(e.message), what);
+  // The printed form stays for t.toString() of a symbolic tensor, and for any use of an eager one.
+  assert.doesNotThrow(tracedWith((x) => x.toString()));
   assert.match(`${tl.scalar(2)}`, /tl\.Tensor\(shape=\(\), dtype=float32, values=2/);
   assert.ok(Number.isNaN(Number(tl.scalar(2))));   // as any object: no silent value
 });

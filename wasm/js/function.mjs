@@ -14,6 +14,9 @@ export class TensorSpec {
   }
 }
 
+/** How many call records a tl.function keeps unless its `callHistory` option says otherwise. */
+const DEFAULT_CALL_HISTORY = 100;
+
 export function makeFunction(engine, isVariable) {
   const core = engine.core;
 
@@ -31,10 +34,16 @@ export function makeFunction(engine, isVariable) {
                               `boolean or a string, got ${value === null ? 'null' : typeof value}`);
   }
 
-  /** Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames. */
+  /**
+   * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
+   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace.
+   */
   function tfFunction(fn, options = {}) {
     if (typeof fn !== 'function') throw new InvalidArgument('tl.function: expected a function');
     const name = options.name ?? (fn.name || 'function');
+    // onTrace reads the record of the call that traced, so it needs a history of at least one call.
+    const wanted = options.callHistory ?? DEFAULT_CALL_HISTORY;
+    const callHistory = options.onTrace && wanted === 0 ? 1 : wanted;
     let currentArgs = null;   // the JS arguments of the call being traced
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
     const traced = (...args) => {  // called by the core only while it traces
@@ -49,7 +58,8 @@ export function makeFunction(engine, isVariable) {
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
-    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature }, trampoline));
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature, callHistory },
+                                            trampoline));
     const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
     const call = (...args) => {
@@ -58,9 +68,8 @@ export function makeFunction(engine, isVariable) {
         const ids = engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
         const outputs = ids.map((out) => engine.wrap(out));
         if (options.onTrace) {
-          const calls = core.functionInfo(id).calls;
-          const last = calls[calls.length - 1];
-          if (last && last.traced) {  // only the traced call's record is reworded, not the whole history per call
+          const last = core.functionLastCall(id);
+          if (last && last.traced) {
             const { reason, warning, traceUs } = inJs(last);
             options.onTrace({ reason, warning, traceUs });
           }
@@ -74,8 +83,11 @@ export function makeFunction(engine, isVariable) {
     Object.defineProperties(call, {
       /** How many times fn was traced. */
       tracingCount: { get: () => core.functionInfo(id).tracingCount },
-      /** One record per call: {index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}. */
-      calls: { get: () => core.functionInfo(id).calls.map(inJs) },
+      /**
+       * The records of the last `callHistory` calls, oldest first:
+       * {index, traced, key, reason, warning, concreteIndex, traceUs, executeUs}.
+       */
+      calls: { get: () => guard(() => core.functionCalls(id)).map(inJs) },
     });
     /** Every concrete function's signature, TensorFlow's format. */
     call.prettyPrintedConcreteSignatures = () => core.functionInfo(id).signatures;

@@ -176,12 +176,18 @@ export class Tensor {
    * OperatorNotAllowedInGraphError: the result would be decided once, at trace time, and silently baked into the graph.
    */
   [Symbol.toPrimitive](hint) {
-    if (this.symbolic && hint !== 'string')
+    if (!this.symbolic) return this.toString();
+    const what = `a symbolic tensor ${SHORT_DTYPE[this.dtype] ?? this.dtype}[${this.shape.map((d) => (d < 0 ? '?' : d)).join(',')}]`;
+    if (hint === 'string')
       throw new OperatorNotAllowedInGraphError(
-        `a symbolic tensor ${SHORT_DTYPE[this.dtype] ?? this.dtype}[${this.shape.map((d) => (d < 0 ? '?' : d)).join(',')}] was used as a JavaScript value ` +
-        `(a comparison, arithmetic or Number()) while its function is being traced: that would be decided once, at ` +
-        `trace time. Use tensor ops (t.greater(0), t.add(1)), and for if / while on a tensor convert the code with tl.autograph`);
-    return this.toString();
+        `${what} was turned into a string (a template string or String()) while its function is being traced: it ` +
+        'has no value yet, so the text would be decided once, at trace time. t.toString() gives its printed form; ' +
+        "tl.print('x =', t) prints its value every time the graph runs; for if / while on a tensor convert the code " +
+        'with tl.autograph');
+    throw new OperatorNotAllowedInGraphError(
+      `${what} was used as a JavaScript value (a comparison, arithmetic or Number()) while its function is being ` +
+      'traced: that would be decided once, at trace time. Use tensor ops (t.greater(0), t.add(1)), and for if / ' +
+      'while on a tensor convert the code with tl.autograph');
   }
   /** Releases the values (idempotent). */
   dispose() {

@@ -88,7 +88,5 @@ std::shared_ptr<const OpDef> make_dataset_loop_op(std::shared_ptr<const DatasetN
                                                   std::int64_t num_components, std::int64_t num_state);
 /// Remembers `dataset` (weakly) under its id, so a graph loaded from JSON in this process can find it.
 void remember_dataset(const std::shared_ptr<const DatasetNode>& dataset);
-/// Registers the JSON factory of dataset_loop (idempotent).
-void register_dataset_loop_op();
 
 }  // namespace tl::data::detail

@@ -41,7 +41,4 @@ bool has_side_effects(const graph::Graph& graph);
 std::vector<Tensor> replay_gradient(const graph::Graph& graph, const std::vector<Tensor>& inputs,
                                     const std::vector<Tensor>& upstream, const std::vector<std::size_t>& wrt);
 
-/// Registers the JSON factories of cond, while_loop and while_grad (idempotent).
-void register_control_flow_ops();
-
 }  // namespace tl::detail

@@ -1,15 +1,13 @@
 // fuse_elementwise: a tree of float32 elementwise registry ops whose inner values each have exactly one use
-// (inside the tree) and are not graph outputs becomes one fused_elementwise node (core/ops/fused_ops.cpp) at
-// the position of the tree's root. Members must have no attributes, no effects and a gradient (so the fused
-// op stays differentiable). Its inputs are the tree's external operands, each once, in order of first use;
-// its `program` attribute lists the members in graph order, e.g. "mul %0 %1; add %r0 %2; relu %r1":
-// %i is fused input i, %rj the result of instruction j, and the last instruction's result is the output.
+// (inside the tree) and are not graph outputs becomes one fused_elementwise node (core/graph/fused_elementwise.cpp)
+// at the position of the tree's root. Members must have no attributes, no effects and a gradient (so the fused
+// op stays differentiable). Its inputs are the tree's external operands, each once, in order of first use; its
+// body sub-graph holds one input per external operand and the members in graph order, the root's value returned.
 #include <algorithm>
-#include <string>
+#include <memory>
 
 #include "graph/passes/rewriter.h"
 #include "tracelab/graph/passes.h"
-#include "tracelab/registry/registry.h"
 
 namespace tl::graph {
 namespace {
@@ -43,25 +41,33 @@ std::vector<std::size_t> grow(const Graph& g, std::size_t root, const std::vecto
   return members;
 }
 
-/// The program text and the external operands of a tree (members ascending, the root last).
-std::pair<std::string, std::vector<ValueRef>> program_of(const Graph& g, const std::vector<std::size_t>& members) {
-  std::string program;
+/// The body of a tree (members ascending, the root last) and its external operands, in order of first use.
+std::pair<std::shared_ptr<const Graph>, std::vector<ValueRef>> body_of(const Graph& g,
+                                                                     const std::vector<std::size_t>& members) {
   std::vector<ValueRef> externals;
+  for (std::size_t m : members)
+    for (const ValueRef& v : g.node(m).inputs)
+      if (std::find(members.begin(), members.end(), v.node) == members.end() &&
+          std::find(externals.begin(), externals.end(), v) == externals.end())
+        externals.push_back(v);
+  auto body = std::make_shared<Graph>();
+  std::vector<ValueRef> inside(externals.size());
+  for (std::size_t i = 0; i < externals.size(); ++i) inside[i] = body->add_input(g.meta(externals[i]));
+  std::vector<ValueRef> member_value(members.size());
   for (std::size_t j = 0; j < members.size(); ++j) {
     const Node& node = g.node(members[j]);
-    program += (j ? "; " : "") + node.op->name();
+    std::vector<ValueRef> args;
     for (const ValueRef& v : node.inputs) {
       auto member = std::find(members.begin(), members.end(), v.node);
-      if (member != members.end()) {
-        program += " %r" + std::to_string(member - members.begin());
-        continue;
-      }
-      auto found = std::find(externals.begin(), externals.end(), v);
-      if (found == externals.end()) found = externals.insert(externals.end(), v);
-      program += " %" + std::to_string(found - externals.begin());
+      args.push_back(member != members.end()
+                         ? member_value[static_cast<std::size_t>(member - members.begin())]
+                         : inside[static_cast<std::size_t>(std::find(externals.begin(), externals.end(), v) -
+                                                           externals.begin())]);
     }
+    member_value[j] = body->add_op(*node.op, args)[0];
   }
-  return {program, externals};
+  body->set_outputs({member_value.back()});
+  return {std::move(body), std::move(externals)};
 }
 
 }  // namespace
@@ -78,7 +84,6 @@ Graph fuse_elementwise(const Graph& g) {
     for (std::size_t m : members) absorbed[m] = m != i;
     tree_at[i] = std::move(members);
   }
-  static const OpDef& fused = OpRegistry::global().get("fused_elementwise");
   detail::Rewriter rw(g);
   for (std::size_t i = 0; i < g.num_nodes(); ++i) {
     if (absorbed[i]) continue;  // computed inside the fused node at its tree's root
@@ -86,8 +91,8 @@ Graph fuse_elementwise(const Graph& g) {
       rw.copy(i);
       continue;
     }
-    auto [program, externals] = program_of(g, tree_at[i]);
-    rw.alias(i, rw.target().add_op(fused, rw.map(externals), {{"program", program}}));
+    auto [body, externals] = body_of(g, tree_at[i]);
+    rw.alias(i, rw.target().add_op(fused_elementwise_op(body), rw.map(externals), {}, {body}));
   }
   return rw.finish();
 }

@@ -1,5 +1,5 @@
-// Tracelab — a small TensorFlow-2-style engine: tensors on Eigen, eager ops (this header), and, as the
-// project grows, reverse-mode autodiff and tl::function tracing. This is the one include users need.
+// Tracelab — a small TensorFlow-2-style engine: tensors on Eigen, eager ops, reverse-mode autodiff,
+// tl::function tracing, Keras-style layers and tf.data-style datasets. This is the one include users need.
 //
 //   #include <tracelab/tracelab.h>
 //   auto a = tl::constant({1.f, 2.f, 3.f, 4.f}, {2, 2});
@@ -17,9 +17,12 @@
 #include "tracelab/data/iterator.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/experiments/ragged.h"
+#include "tracelab/function/any_function.h"
+#include "tracelab/function/call_history.h"
 #include "tracelab/function/concrete_function.h"
 #include "tracelab/function/control_flow.h"
 #include "tracelab/function/function.h"
+#include "tracelab/function/function_options.h"
 #include "tracelab/function/retracing.h"
 #include "tracelab/function/trace_key.h"
 #include "tracelab/graph/executor.h"
@@ -46,3 +49,10 @@
 #include "tracelab/tensor/tensor.h"
 #include "tracelab/tensor/tensor_spec.h"
 #include "tracelab/version.h"
+
+namespace tl::detail {
+/// The structured ops of every layer (cond, while_loop, while_grad, dataset_loop) are registered before main in
+/// any program that includes this header, so Graph::from_json rebuilds them in a process that never traced one.
+/// The umbrella is the one place that may reach every layer; lower layers register their own on first use.
+inline const bool structured_ops_registered = (register_control_flow_ops(), data::register_dataset_loop_op(), true);
+}  // namespace tl::detail

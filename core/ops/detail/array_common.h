@@ -1,6 +1,6 @@
-// Helpers shared by the array op family (array_ops.cpp, array_ops_2.cpp; private to core/ops).
+// Helpers shared by the array op files (layout_ops.cpp, slice_join_ops.cpp, index_ops.cpp; private to core/ops).
 //
-// Shape ops move elements without changing them, so their kernels are copies: whole buffers (reshape), blocks
+// The layout, slicing/joining and index ops move elements without changing them, so their kernels are copies: whole buffers (reshape), blocks
 // (concat, stack, gather) or n-d strided boxes (transpose, slice, pad) via strided_copy below, whose innermost
 // rows are Eigen strided maps. Their gradients move g back the same way (slice <-> pad, gather <->
 // unsorted_segment_sum, broadcast_to <-> unbroadcast), using public ops only.
@@ -8,19 +8,18 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tracelab/base/attrs.h"
+#include "tracelab/base/error.h"
 #include "tracelab/registry/registry.h"
 
 namespace tl::detail {
-
-/// Registers the second half of the family (gather, unsorted_segment_sum, broadcast_to, one_hot, pad, cast,
-/// zeros_like, ones_like).
-void register_array_ops_2(OpRegistry& registry);
 
 using Dims = std::vector<std::int64_t>;
 
@@ -36,6 +35,24 @@ inline std::int64_t product(const Dims& dims, std::size_t begin, std::size_t end
   std::int64_t n = 1;
   for (std::size_t i = begin; i < end; ++i) n = saturating_mul(n, dims[i]);
   return n;
+}
+
+/// A double attribute (one_hot's on/off values, pad's constant) as an element of type T, without UB:
+/// float32 rounds (beyond its range: +-inf); int32 must be a whole number in range; bool is != 0.
+template <class T>
+T element_from(const char* op, const char* name, double value) {
+  if constexpr (std::is_same_v<T, float>) {
+    constexpr double max = std::numeric_limits<float>::max();
+    if (value > max) return std::numeric_limits<float>::infinity();
+    if (value < -max) return -std::numeric_limits<float>::infinity();
+    return static_cast<float>(value);
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    TL_CHECK(value == std::trunc(value) && value >= INT32_MIN && value <= INT32_MAX, InvalidArgument, op, ": ",
+             name, " ", value, " is not a whole number in the int32 range");
+    return static_cast<std::int32_t>(value);
+  } else {
+    return value != 0;
+  }
 }
 
 /// One row of a strided copy: dst[i * dst_stride] = src[i * src_stride] for i < length.

@@ -1,6 +1,6 @@
-// The one funnel: every op call — from tl::add to the layers of later issues — goes through execute().
-// It checks the inputs, aligns weak scalars, runs the op's shape rule and then its kernel. Later issues hook
-// the tape and the tracer in here, so no op needs an `if (tracing)` of its own.
+// The one funnel: every op call — from tl::add to the layers of nn/ — goes through execute().
+// It checks the inputs, aligns weak scalars, runs the op's shape rule and then its kernel. The gradient tape
+// (an OpObserver) and the tracer (an OpInterceptor) hook in here, so no op needs an `if (tracing)` of its own.
 //
 //   const tl::OpDef& op = tl::OpRegistry::global().get("add");
 //   tl::Tensor y = tl::execute(op, {a, b});

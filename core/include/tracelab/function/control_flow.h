@@ -42,6 +42,11 @@ auto cond(const Tensor& pred, TrueFn true_fn, FalseFn false_fn) {
   }
 }
 
+/// Registers the structured ops of this layer — cond, while_loop, while_grad — with the graph layer, so that
+/// Graph::from_json can rebuild them (once per process; tl::cond and tl::while_loop call it, and so does
+/// tracelab/tracelab.h before main, so a process that never traced one can load a graph holding them).
+void register_control_flow_ops();
+
 /// Options of tl::while_loop.
 struct WhileOptions {
   std::int64_t maximum_iterations = -1;  ///< stop after this many iterations (-1: no limit)

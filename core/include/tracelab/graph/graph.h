@@ -128,7 +128,9 @@ class Graph {
 };
 
 /// Rebuilds a structured op (cond, while_loop) from its attributes and sub-graphs when a graph is loaded from
-/// JSON. The tracing layer registers one factory per structured op name.
+/// JSON. The layer that defines a structured op registers its factory, once per process: the function layer
+/// (tl::register_control_flow_ops) and the data layer (tl::data::register_dataset_loop_op); tracelab/tracelab.h
+/// registers every layer's before main.
 using StructuredOpFactory = std::function<std::shared_ptr<const OpDef>(
     const Attrs& attrs, const std::vector<std::shared_ptr<const Graph>>& subgraphs)>;
 /// Registers (or replaces) the factory for structured op `name`.

@@ -1,5 +1,5 @@
-// OpDef: everything about one op in one place — name, traits, shape/dtype rule, Eigen kernel (and, from the
-// autodiff issue on, its gradient). The eager funnel, the tape and the graph executor all read the same OpDef.
+// OpDef: everything about one op in one place — name, traits, shape/dtype rule, Eigen kernel and gradient.
+// The eager funnel, the tape and the graph executor all read the same OpDef.
 //
 //   registry.op("relu")
 //       .doc("max(x, 0), elementwise")

@@ -5,7 +5,7 @@
 //   std::cout << b;                                // tl.Tensor(shape=(2, 2), dtype=float32, values=[[3. 5.] [7. 9.]])
 //
 // A Tensor is either concrete (it owns a buffer) or symbolic (the output of a graph node while a function is
-// being traced; later issues). User code is the same for both: ops take and return Tensors.
+// being traced, see function/function.h). User code is the same for both: ops take and return Tensors.
 #pragma once
 
 #include <climits>

@@ -1,16 +1,15 @@
-// Array ops, part 2 — selecting, summing, broadcasting, padding, converting and filling: gather,
-// unsorted_segment_sum (gather's gradient), broadcast_to, one_hot, pad, cast, zeros_like, ones_like.
-// Registered from register_array_ops (array_ops.cpp).
+// Index ops: int32 indices choose where elements go — gather reads params rows at the indices,
+// unsorted_segment_sum adds data rows into the segment each id names (each is the other's gradient),
+// one_hot writes on_value at each index along a new dim. gather and unsorted_segment_sum reject an index out of
+// range before writing anything; one_hot leaves off_value there, as TensorFlow does.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <type_traits>
 
 #include "ops/detail/array_common.h"
 #include "ops/detail/elementwise.h"
-#include "ops/detail/grad_utils.h"
+#include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/ops/array.h"
@@ -21,49 +20,6 @@ namespace {
 
 using I32 = std::int32_t;
 using U32 = std::uint32_t;
-constexpr std::int64_t kMaxDim = std::numeric_limits<std::int64_t>::max();
-
-/// A double attribute (one_hot's on/off values, pad's constant) as an element of type T, without UB:
-/// float32 rounds (beyond its range: +-inf); int32 must be a whole number in range; bool is != 0.
-template <class T>
-T element_from(const char* op, const char* name, double value) {
-  if constexpr (std::is_same_v<T, float>) {
-    constexpr double max = std::numeric_limits<float>::max();
-    if (value > max) return std::numeric_limits<float>::infinity();
-    if (value < -max) return -std::numeric_limits<float>::infinity();
-    return static_cast<float>(value);
-  } else if constexpr (std::is_same_v<T, I32>) {
-    TL_CHECK(value == std::trunc(value) && value >= INT32_MIN && value <= INT32_MAX, InvalidArgument, op, ": ",
-             name, " ", value, " is not a whole number in the int32 range");
-    return static_cast<I32>(value);
-  } else {
-    return value != 0;
-  }
-}
-
-/// float32 -> int32 as Tracelab defines it: truncation toward zero, saturating at the int32 limits, NaN -> 0.
-/// TensorFlow leaves NaN and out-of-range values implementation-defined (x86 gives INT32_MIN for all of them).
-I32 saturate_to_i32(float value) {
-  if (std::isnan(value)) return 0;
-  if (value >= 2147483648.f) return std::numeric_limits<I32>::max();
-  if (value <= -2147483648.f) return std::numeric_limits<I32>::min();
-  return static_cast<I32>(value);
-}
-
-/// out = cast<To>(in) elementwise, for one pair of element types.
-template <class From, class To>
-void cast_elements(const Tensor& in, const Tensor& out) {
-  if constexpr (std::is_same_v<From, To>) {
-    std::copy_n(in.data<From>(), in.num_elements(), out.mutable_data<To>());
-  } else if constexpr (std::is_same_v<To, bool>) {
-    unary_map<From, bool>(in, out, [](const auto& x) { return x != From(0); });  // NaN -> true, as in TF
-  } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, I32>) {
-    auto saturate = [](float v) { return saturate_to_i32(v); };
-    unary_map<float, I32>(in, out, [&](const auto& x) { return x.unaryExpr(saturate); });
-  } else {
-    unary_map<From, To>(in, out, [](const auto& x) { return x.template cast<To>(); });
-  }
-}
 
 /// Gather's rule: params of rank >= 1, int32 indices; shape params[:axis] + indices.shape + params[axis+1:].
 void gather_shape(ShapeContext& ctx) {
@@ -146,43 +102,6 @@ void one_hot_fill(KernelContext& ctx, std::size_t axis) {
     }
 }
 
-/// Pad's rule: paddings holds 2 * rank non-negative entries; each dim grows by its before + after.
-void pad_shape(ShapeContext& ctx) {
-  const TensorMeta& in = ctx.input(0);
-  const Ints& paddings = ctx.attrs.get<Ints>("paddings");
-  const auto rank = static_cast<std::size_t>(in.shape.rank());
-  TL_CHECK(paddings.size() == 2 * rank, InvalidArgument, "pad: paddings ", ints_str(paddings), " must have 2 * rank = ",
-           2 * rank, " entries (before, after per dim) for ", meta_str(in));
-  visit_dtype(in.dtype, [&](auto tag) {
-    element_from<decltype(tag)>("pad", "constant_value", ctx.attrs.get_or("constant_value", 0.0));
-  });
-  Dims dims(rank);
-  for (std::size_t k = 0; k < rank; ++k) {
-    std::int64_t before = paddings[2 * k], after = paddings[2 * k + 1], d = in.shape[k];
-    TL_CHECK(before >= 0 && after >= 0, InvalidArgument, "pad: paddings must be non-negative, got ",
-             ints_str(paddings), " for ", meta_str(in));
-    TL_CHECK(d < 0 || (before <= kMaxDim - d && after <= kMaxDim - d - before), OutOfMemory, "pad: padding ",
-             meta_str(in), " by ", ints_str(paddings), " gives a dim too large to count");
-    dims[k] = d < 0 ? -1 : d + before + after;
-  }
-  ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
-}
-
-/// Pad's kernel: fill with the constant, then copy x into the box starting at the `before` paddings.
-template <class T>
-void pad_fill(KernelContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  const Tensor& out = ctx.output();
-  const Ints& paddings = ctx.attrs.get<Ints>("paddings");
-  T value = element_from<T>("pad", "constant_value", ctx.attrs.get_or("constant_value", 0.0));
-  std::fill_n(out.mutable_data<T>(), out.num_elements(), value);
-  if (x.num_elements() == 0) return;
-  Dims out_strides = out.shape().strides();
-  std::int64_t offset = 0;
-  for (std::size_t k = 0; k < out_strides.size(); ++k) offset += paddings[2 * k] * out_strides[k];
-  strided_copy(x.data<T>(), x.shape().strides(), out.mutable_data<T>() + offset, out_strides, x.shape().dims());
-}
-
 /// unsorted_segment_sum's rule: float32 or int32 data, int32 segment_ids whose shape is a prefix of data's,
 /// num_segments >= 0; the output is [num_segments] + data.shape[rank(segment_ids):].
 void segment_sum_shape(ShapeContext& ctx) {
@@ -231,37 +150,6 @@ void segment_sum_fill(KernelContext& ctx) {
   }
 }
 
-/// broadcast_to's rule: the sizes are >= 0 and x's shape broadcasts to them by NumPy's rules (x has no more
-/// dims; each of its trailing dims is 1 or the target size).
-void broadcast_to_shape(ShapeContext& ctx) {
-  const TensorMeta& in = ctx.input(0);
-  const Ints& shape = ctx.attrs.get<Ints>("shape");
-  for (auto size : shape)
-    TL_CHECK(size >= 0, InvalidArgument, "broadcast_to: sizes must be non-negative, got shape ", ints_str(shape));
-  const auto extra = static_cast<std::int64_t>(shape.size()) - in.shape.rank();
-  bool ok = extra >= 0;
-  for (int k = 0; ok && k < in.shape.rank(); ++k) {
-    std::int64_t d = in.shape[static_cast<std::size_t>(k)];
-    ok = d < 0 || d == 1 || d == shape[static_cast<std::size_t>(extra + k)];
-  }
-  TL_CHECK(ok, ShapeError, "broadcast_to: cannot broadcast ", meta_str(in), " to shape ", ints_str(shape));
-  ctx.output() = TensorMeta{in.dtype, Shape(Dims(shape.begin(), shape.end()))};
-}
-
-/// broadcast_to's kernel: output rows are copies of x's rows, or one repeated element where x broadcasts.
-template <class T>
-void broadcast_fill(KernelContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  if (ctx.output().num_elements() == 0) return;
-  const T* src = x.data<T>();
-  T* dst = ctx.output().mutable_data<T>();
-  auto plan = plan_broadcast<1>(ctx.output().shape(), {&x.shape()});
-  for_each_row(plan, [&](std::int64_t at, std::int64_t length, const auto& offsets, const auto& inner) {
-    if (inner[0] == 0) std::fill_n(dst + at, length, src[offsets[0]]);
-    else std::copy_n(src + offsets[0], length, dst + at);
-  });
-}
-
 // ---- gradient rules: public ops only ----
 using Grads = std::span<Tensor>;
 
@@ -292,37 +180,9 @@ void grad_gather(const GradContext& c, Grads d) {
 /// unsorted_segment_sum(x, s, n): d_x = gather(g, s) (each element gets its segment's gradient); none for s
 void grad_segment_sum(const GradContext& c, Grads d) { d[0] = gather(c.grad(), c.input(1), 0); }
 
-/// broadcast_to(x, shape): d = g summed over the broadcast dims
-void grad_broadcast_to(const GradContext& c, Grads d) { d[0] = unbroadcast(c.grad(), c.input(0).shape()); }
-
-/// pad(x, p): d = slice(g, the before paddings, x.shape)
-void grad_pad(const GradContext& c, Grads d) {
-  const Ints& paddings = c.attrs.get<Ints>("paddings");
-  Ints begin;
-  for (std::size_t k = 0; k < paddings.size(); k += 2) begin.push_back(paddings[k]);
-  d[0] = slice(c.grad(), begin, c.input(0).shape().dims());
-}
-
-/// cast: d = g for float32 -> float32 (a copy); none from or to int32 or bool (not real-valued)
-void grad_cast(const GradContext& c, Grads d) {
-  if (c.input(0).dtype() == DType::float32 && c.output().dtype() == DType::float32) d[0] = c.grad();
-}
-
-/// Registers zeros_like / ones_like: x's dtype and shape, filled with `value` (no gradient, as in TF).
-void register_fill_like(OpRegistry& r, const char* name, const char* doc, int value) {
-  r.op(name).doc(doc).inputs(1).traits(trait::not_differentiable)
-      .shape_fn(same_as_input)
-      .kernel([value](KernelContext& ctx) {
-        visit_dtype(ctx.output().dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          std::fill_n(ctx.output().mutable_data<T>(), ctx.output().num_elements(), static_cast<T>(value));
-        });
-      });
-}
-
 }  // namespace
 
-void register_array_ops_2(OpRegistry& r) {
+void register_index_ops(OpRegistry& r) {
   r.op("gather").doc("y[p..., i..., q...] = params[p..., indices[i...], q...] along axis").inputs(2)
       .attr<std::int64_t>("axis")
       .shape_fn(gather_shape)
@@ -340,14 +200,6 @@ void register_array_ops_2(OpRegistry& r) {
       })
       .gradient(grad_segment_sum);
 
-  r.op("broadcast_to").doc("x repeated along its size-1 and missing leading dims to shape (NumPy rules)").inputs(1)
-      .attr<Ints>("shape", true)
-      .shape_fn(broadcast_to_shape)
-      .kernel([](KernelContext& ctx) {
-        visit_dtype(ctx.input(0).dtype(), [&](auto tag) { broadcast_fill<decltype(tag)>(ctx); });
-      })
-      .gradient(grad_broadcast_to);
-
   r.op("one_hot").doc("y[..., d, ...] = indices[...] == d ? on_value : off_value, d in [0, depth)").inputs(1)
       .traits(trait::not_differentiable)
       .attr<std::int64_t>("depth", true).attr<double>("on_value").attr<double>("off_value")
@@ -358,33 +210,6 @@ void register_array_ops_2(OpRegistry& r) {
         auto a = static_cast<std::size_t>(axis < 0 ? ctx.input(0).rank() : axis);
         visit_dtype(ctx.output().dtype(), [&](auto tag) { one_hot_fill<decltype(tag)>(ctx, a); });
       });
-
-  r.op("pad").doc("x surrounded by constant_value: paddings[2k] before and paddings[2k+1] after dim k").inputs(1)
-      .attr<Ints>("paddings", true).attr<double>("constant_value")
-      .shape_fn(pad_shape)
-      .kernel([](KernelContext& ctx) {
-        visit_dtype(ctx.input(0).dtype(), [&](auto tag) { pad_fill<decltype(tag)>(ctx); });
-      })
-      .gradient(grad_pad);
-
-  // Differentiable as an op, but the gradient is none unless both dtypes are float32: traits are static per op,
-  // and float32 -> float32 must stay differentiable (the tape never watches int32 or bool tensors anyway).
-  r.op("cast").doc("x converted to dtype; float -> int32 truncates and saturates (NaN -> 0); to bool is x != 0")
-      .inputs(1).attr<DType>("dtype", true)
-      .shape_fn([](ShapeContext& ctx) {
-        ctx.output() = TensorMeta{ctx.attrs.get<DType>("dtype"), ctx.input(0).shape};
-      })
-      .kernel([](KernelContext& ctx) {
-        visit_dtype(ctx.input(0).dtype(), [&](auto from) {
-          visit_dtype(ctx.output().dtype(), [&](auto to) {
-            cast_elements<decltype(from), decltype(to)>(ctx.input(0), ctx.output());
-          });
-        });
-      })
-      .gradient(grad_cast);
-
-  register_fill_like(r, "zeros_like", "zeros of x's dtype and shape", 0);
-  register_fill_like(r, "ones_like", "ones (true) of x's dtype and shape", 1);
 }
 
 }  // namespace detail
@@ -399,37 +224,12 @@ Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, std::
   return execute(op, {data, segment_ids}, {{"num_segments", num_segments}});
 }
 
-Tensor broadcast_to(const Tensor& x, const Ints& shape) {
-  static const OpDef& op = OpRegistry::global().get("broadcast_to");
-  return execute(op, {x}, {{"shape", shape}});
-}
-
 Tensor one_hot(const Tensor& indices, std::int64_t depth, double on_value, double off_value, std::int64_t axis,
                DType dtype) {
   static const OpDef& op = OpRegistry::global().get("one_hot");
   return execute(op, {indices},
                  {{"depth", depth}, {"on_value", on_value}, {"off_value", off_value}, {"axis", axis},
                   {"dtype", dtype}});
-}
-
-Tensor pad(const Tensor& x, const Ints& paddings, double constant_value) {
-  static const OpDef& op = OpRegistry::global().get("pad");
-  return execute(op, {x}, {{"paddings", paddings}, {"constant_value", constant_value}});
-}
-
-Tensor cast(const Tensor& x, DType dtype) {
-  static const OpDef& op = OpRegistry::global().get("cast");
-  return execute(op, {x}, {{"dtype", dtype}});
-}
-
-Tensor zeros_like(const Tensor& x) {
-  static const OpDef& op = OpRegistry::global().get("zeros_like");
-  return execute(op, {x});
-}
-
-Tensor ones_like(const Tensor& x) {
-  static const OpDef& op = OpRegistry::global().get("ones_like");
-  return execute(op, {x});
 }
 
 }  // namespace tl

@@ -1,6 +1,6 @@
-// Array ops, part 1 — shape and layout: reshape, transpose, expand_dims, squeeze, identity, stop_gradient,
-// concat, stack, slice. Part 2 (array_ops_2.cpp) holds gather, unsorted_segment_sum, broadcast_to, one_hot, cast,
-// pad, zeros_like and ones_like.
+// Layout ops: x's elements, none computed, in a new arrangement — reshape, expand_dims and squeeze (same order,
+// new shape: one flat copy), transpose (dims permuted: a strided copy), broadcast_to (size-1 and missing leading
+// dims repeated), identity and stop_gradient (a copy). Each gradient moves g back to x's layout.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "ops/detail/array_common.h"
+#include "ops/detail/elementwise.h"
+#include "ops/detail/grad_utils.h"
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
@@ -98,12 +100,6 @@ Ints checked_perm(const Ints& perm_attr, const Shape& in) {
   return perm;
 }
 
-/// Merges one dim of two shapes that must agree: a known size wins over unknown; two known sizes must be equal.
-bool merge_dim(std::int64_t& into, std::int64_t other) {
-  if (into < 0) into = other;
-  return other < 0 || into == other;
-}
-
 /// The output dims of squeeze; `keep[i]` says whether input dim i survives.
 std::vector<bool> squeezed(const TensorMeta& in, const Ints& axes) {
   const Shape& shape = in.shape;
@@ -127,70 +123,6 @@ std::vector<bool> squeezed(const TensorMeta& in, const Ints& axes) {
   return keep;
 }
 
-/// Concat's rule: one dtype and rank, dims equal except along the axis, where the sizes add up.
-void concat_shape(ShapeContext& ctx) {
-  const TensorMeta& first = ctx.input(0);
-  TL_CHECK(first.shape.rank() > 0, ShapeError, "concat: cannot concatenate scalars (", meta_str(first),
-           "); use stack");
-  auto axis = static_cast<std::size_t>(normalize_axis("concat", ctx.attrs.get<std::int64_t>("axis"),
-                                                      first.shape.rank()));
-  Dims dims = first.shape.dims();
-  for (std::size_t i = 1; i < ctx.inputs.size(); ++i) {
-    const TensorMeta& in = ctx.input(i);
-    TL_CHECK(in.dtype == first.dtype, DTypeError, "concat: all values must have one dtype, got ", meta_str(first),
-             " and ", meta_str(in), " (value ", i, ")");
-    bool ok = in.shape.rank() == first.shape.rank();
-    for (std::size_t k = 0; ok && k < dims.size(); ++k) {
-      if (k == axis) dims[k] = dims[k] < 0 || in.shape[k] < 0 ? -1 : dims[k] + in.shape[k];
-      else ok = merge_dim(dims[k], in.shape[k]);
-    }
-    TL_CHECK(ok, ShapeError, "concat: value ", i, " ", meta_str(in), " does not match value 0 ", meta_str(first),
-             " in rank or in a dim other than axis ", axis);
-  }
-  ctx.output() = TensorMeta{first.dtype, Shape(std::move(dims))};
-}
-
-/// Stack's rule: one dtype and shape; the count of values becomes a new dim at the axis.
-void stack_shape(ShapeContext& ctx) {
-  const TensorMeta& first = ctx.input(0);
-  const int rank = first.shape.rank();
-  auto axis = ctx.attrs.get_or<std::int64_t>("axis", 0);
-  TL_CHECK(axis >= -rank - 1 && axis <= rank, InvalidArgument, "stack: axis ", axis, " is out of range for values ",
-           "of rank ", rank, " (expected ", -rank - 1, " <= axis <= ", rank, ")");
-  Dims dims = first.shape.dims();
-  for (std::size_t i = 1; i < ctx.inputs.size(); ++i) {
-    const TensorMeta& in = ctx.input(i);
-    TL_CHECK(in.dtype == first.dtype, DTypeError, "stack: all values must have one dtype, got ", meta_str(first),
-             " and ", meta_str(in), " (value ", i, ")");
-    bool ok = in.shape.rank() == rank;
-    for (std::size_t k = 0; ok && k < dims.size(); ++k) ok = merge_dim(dims[k], in.shape[k]);
-    TL_CHECK(ok, ShapeError, "stack: all values must have one shape, got ", meta_str(first), " and ", meta_str(in),
-             " (value ", i, ")");
-  }
-  dims.insert(dims.begin() + (axis < 0 ? axis + rank + 1 : axis), static_cast<std::int64_t>(ctx.inputs.size()));
-  ctx.output() = TensorMeta{first.dtype, Shape(std::move(dims))};
-}
-
-/// Slice's rule: begin in [0, dim], size -1 (to the end) or in [0, dim - begin]; unknown dims are not checked.
-void slice_shape(ShapeContext& ctx) {
-  const TensorMeta& in = ctx.input(0);
-  const Ints& begin = ctx.attrs.get<Ints>("begin");
-  const Ints& size = ctx.attrs.get<Ints>("size");
-  const auto rank = static_cast<std::size_t>(in.shape.rank());
-  TL_CHECK(begin.size() == rank && size.size() == rank, InvalidArgument, "slice: begin ", ints_str(begin),
-           " and size ", ints_str(size), " must both have one entry per dim of ", meta_str(in));
-  Dims dims(rank);
-  for (std::size_t k = 0; k < rank; ++k) {
-    std::int64_t d = in.shape[k];
-    bool ok = begin[k] >= 0 && size[k] >= -1 && (d < 0 || begin[k] <= d);
-    if (ok && d >= 0 && size[k] >= 0) ok = size[k] <= d - begin[k];
-    TL_CHECK(ok, InvalidArgument, "slice: begin ", ints_str(begin), " with size ", ints_str(size),
-             " is out of bounds for ", meta_str(in), " (dim ", k, ")");
-    dims[k] = size[k] >= 0 ? size[k] : d < 0 ? -1 : d - begin[k];
-  }
-  ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
-}
-
 /// Transpose's kernel: the output walks the input with permuted strides.
 void transpose_kernel(KernelContext& ctx) {
   const Shape& in = ctx.input(0).shape();
@@ -205,62 +137,38 @@ void transpose_kernel(KernelContext& ctx) {
   });
 }
 
-/// Concat's kernel: each output row (the dims from axis on) is the values' rows side by side.
-void concat_kernel(KernelContext& ctx) {
-  const Shape& out = ctx.output().shape();
+/// broadcast_to's rule: the sizes are >= 0 and x's shape broadcasts to them by NumPy's rules (x has no more
+/// dims; each of its trailing dims is 1 or the target size).
+void broadcast_to_shape(ShapeContext& ctx) {
+  const TensorMeta& in = ctx.input(0);
+  const Ints& shape = ctx.attrs.get<Ints>("shape");
+  for (auto size : shape)
+    TL_CHECK(size >= 0, InvalidArgument, "broadcast_to: sizes must be non-negative, got shape ", ints_str(shape));
+  const auto extra = static_cast<std::int64_t>(shape.size()) - in.shape.rank();
+  bool ok = extra >= 0;
+  for (int k = 0; ok && k < in.shape.rank(); ++k) {
+    std::int64_t d = in.shape[static_cast<std::size_t>(k)];
+    ok = d < 0 || d == 1 || d == shape[static_cast<std::size_t>(extra + k)];
+  }
+  TL_CHECK(ok, ShapeError, "broadcast_to: cannot broadcast ", meta_str(in), " to shape ", ints_str(shape));
+  ctx.output() = TensorMeta{in.dtype, Shape(Dims(shape.begin(), shape.end()))};
+}
+
+/// broadcast_to's kernel: output rows are copies of x's rows, or one repeated element where x broadcasts.
+template <class T>
+void broadcast_fill(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
   if (ctx.output().num_elements() == 0) return;
-  auto axis = static_cast<std::size_t>(normalize_axis("concat", ctx.attrs.get<std::int64_t>("axis"),
-                                                      out.rank()));
-  const std::int64_t outer = product(out.dims(), 0, axis);
-  const std::int64_t out_row = product(out.dims(), axis, out.dims().size());
-  visit_dtype(ctx.output().dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    std::int64_t at = 0;  // column offset of the current value within an output row
-    for (const Tensor& value : ctx.inputs) {
-      const std::int64_t row = product(value.shape().dims(), axis, value.shape().dims().size());
-      const T* src = value.data<T>();
-      T* dst = ctx.output().mutable_data<T>();
-      for (std::int64_t o = 0; row > 0 && o < outer; ++o) std::copy_n(src + o * row, row, dst + o * out_row + at);
-      at += row;
-    }
+  const T* src = x.data<T>();
+  T* dst = ctx.output().mutable_data<T>();
+  auto plan = plan_broadcast<1>(ctx.output().shape(), {&x.shape()});
+  for_each_row(plan, [&](std::int64_t at, std::int64_t length, const auto& offsets, const auto& inner) {
+    if (inner[0] == 0) std::fill_n(dst + at, length, src[offsets[0]]);
+    else std::copy_n(src + offsets[0], length, dst + at);
   });
 }
 
-/// Stack's kernel: the output, seen as [outer, count, row], interleaves the values' rows.
-void stack_kernel(KernelContext& ctx) {
-  const Shape& in = ctx.input(0).shape();
-  if (ctx.output().num_elements() == 0) return;
-  auto axis = ctx.attrs.get_or<std::int64_t>("axis", 0);
-  auto a = static_cast<std::size_t>(axis < 0 ? axis + in.rank() + 1 : axis);
-  const std::int64_t outer = product(in.dims(), 0, a);
-  const std::int64_t row = product(in.dims(), a, in.dims().size());
-  const auto count = static_cast<std::int64_t>(ctx.inputs.size());
-  visit_dtype(ctx.output().dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T* dst = ctx.output().mutable_data<T>();
-    for (std::int64_t i = 0; row > 0 && i < count; ++i) {
-      const T* src = ctx.input(static_cast<std::size_t>(i)).data<T>();
-      for (std::int64_t o = 0; o < outer; ++o) std::copy_n(src + o * row, row, dst + (o * count + i) * row);
-    }
-  });
-}
-
-/// Slice's kernel: a strided copy starting at `begin`.
-void slice_kernel(KernelContext& ctx) {
-  const Shape& in = ctx.input(0).shape();
-  const Ints& begin = ctx.attrs.get<Ints>("begin");
-  if (ctx.output().num_elements() == 0) return;
-  Dims strides = in.strides();
-  std::int64_t offset = 0;
-  for (std::size_t k = 0; k < begin.size(); ++k) offset += begin[k] * strides[k];
-  visit_dtype(ctx.input(0).dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    strided_copy(ctx.input(0).data<T>() + offset, strides, ctx.output().mutable_data<T>(),
-                 ctx.output().shape().strides(), ctx.output().shape().dims());
-  });
-}
-
-// ---- gradient rules: the upstream gradient g moved back to each input's layout; public ops only ----
+// ---- gradient rules: the upstream gradient g moved back to x's layout; public ops only ----
 using Grads = std::span<Tensor>;
 
 /// reshape, expand_dims, squeeze: the elements keep their order, so d = reshape(g, x.shape)
@@ -275,43 +183,10 @@ void grad_transpose(const GradContext& c, Grads d) {
   d[0] = transpose(c.grad(), inverse);
 }
 
-/// concat(x_0, ..., x_n; axis): d_i = the slice of g along the axis at x_i's offset, with x_i's shape
-void grad_concat(const GradContext& c, Grads d) {
-  const int rank = c.input(0).rank();
-  auto axis = static_cast<std::size_t>(normalize_axis("concat", c.attrs.get<std::int64_t>("axis"), rank));
-  Ints begin(static_cast<std::size_t>(rank), 0);
-  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-    const Dims& size = c.input(i).shape().dims();
-    d[i] = slice(c.grad(), begin, size);
-    begin[axis] += size[axis];
-  }
-}
+/// broadcast_to(x, shape): d = g summed over the broadcast dims
+void grad_broadcast_to(const GradContext& c, Grads d) { d[0] = unbroadcast(c.grad(), c.input(0).shape()); }
 
-/// stack(x_0, ..., x_n; axis): d_i = reshape(slice(g, i along the axis, size 1), x_i.shape)
-void grad_stack(const GradContext& c, Grads d) {
-  const Dims& out = c.output().shape().dims();
-  auto axis = c.attrs.get_or<std::int64_t>("axis", 0);
-  auto a = static_cast<std::size_t>(axis < 0 ? axis + c.input(0).rank() + 1 : axis);
-  Ints begin(out.size(), 0), size = out;
-  size[a] = 1;
-  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-    begin[a] = static_cast<std::int64_t>(i);
-    d[i] = reshape(slice(c.grad(), begin, size), c.input(i).shape().dims());
-  }
-}
-
-/// slice(x, b, s): d = pad(g, [b_k, dim_k - b_k - s_k] per dim): zeros with g pasted in at b
-void grad_slice(const GradContext& c, Grads d) {
-  const Ints& begin = c.attrs.get<Ints>("begin");
-  const Dims& in = c.input(0).shape().dims();
-  const Dims& out = c.output().shape().dims();
-  Ints paddings;
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    paddings.push_back(begin[k]);
-    paddings.push_back(in[k] - begin[k] - out[k]);
-  }
-  d[0] = pad(c.grad(), paddings);
-}
+}  // namespace
 
 void register_layout_ops(OpRegistry& r) {
   r.op("reshape").doc("x's elements, in order, with a new shape; one size may be -1 (inferred)").inputs(1)
@@ -361,6 +236,14 @@ void register_layout_ops(OpRegistry& r) {
       .kernel(copy_kernel)
       .gradient(grad_reshape);
 
+  r.op("broadcast_to").doc("x repeated along its size-1 and missing leading dims to shape (NumPy rules)").inputs(1)
+      .attr<Ints>("shape", true)
+      .shape_fn(broadcast_to_shape)
+      .kernel([](KernelContext& ctx) {
+        visit_dtype(ctx.input(0).dtype(), [&](auto tag) { broadcast_fill<decltype(tag)>(ctx); });
+      })
+      .gradient(grad_broadcast_to);
+
   r.op("identity").doc("x itself (a copy); d = g").inputs(1)
       .shape_fn(same_as_input)
       .kernel(copy_kernel)
@@ -370,35 +253,6 @@ void register_layout_ops(OpRegistry& r) {
       .inputs(1).traits(trait::not_differentiable)
       .shape_fn(same_as_input)
       .kernel(copy_kernel);
-}
-
-void register_joining_ops(OpRegistry& r) {
-  r.op("concat").doc("values joined along an existing axis").variadic_inputs(1).same_dtype_inputs(~0u)
-      .attr<std::int64_t>("axis", true)
-      .shape_fn(concat_shape)
-      .kernel(concat_kernel)
-      .gradient(grad_concat);
-
-  r.op("stack").doc("values of one shape joined along a new axis in [-rank-1, rank]").variadic_inputs(1)
-      .same_dtype_inputs(~0u)
-      .attr<std::int64_t>("axis")
-      .shape_fn(stack_shape)
-      .kernel(stack_kernel)
-      .gradient(grad_stack);
-
-  r.op("slice").doc("y = x[begin[0] : begin[0]+size[0], ...]; size -1 runs to the end of the dim").inputs(1)
-      .attr<Ints>("begin", true).attr<Ints>("size", true)
-      .shape_fn(slice_shape)
-      .kernel(slice_kernel)
-      .gradient(grad_slice);
-}
-
-}  // namespace
-
-void register_array_ops(OpRegistry& r) {
-  register_layout_ops(r);
-  register_joining_ops(r);
-  register_array_ops_2(r);
 }
 
 }  // namespace detail
@@ -433,19 +287,9 @@ Tensor stop_gradient(const Tensor& x) {
   return execute(op, {x});
 }
 
-Tensor concat(const std::vector<Tensor>& values, std::int64_t axis) {
-  static const OpDef& op = OpRegistry::global().get("concat");
-  return execute(op, std::span<const Tensor>(values), {{"axis", axis}});
-}
-
-Tensor stack(const std::vector<Tensor>& values, std::int64_t axis) {
-  static const OpDef& op = OpRegistry::global().get("stack");
-  return execute(op, std::span<const Tensor>(values), {{"axis", axis}});
-}
-
-Tensor slice(const Tensor& x, const Ints& begin, const Ints& size) {
-  static const OpDef& op = OpRegistry::global().get("slice");
-  return execute(op, {x}, {{"begin", begin}, {"size", size}});
+Tensor broadcast_to(const Tensor& x, const Ints& shape) {
+  static const OpDef& op = OpRegistry::global().get("broadcast_to");
+  return execute(op, {x}, {{"shape", shape}});
 }
 
 }  // namespace tl

@@ -1,0 +1,203 @@
+// AnyFunction: a call finds its concrete function in the cache (FunctionCache) or traces one — with the reason,
+// relaxed under reduce_retracing — tells the retracing detector, runs the graph, and leaves a record in the call
+// history when it has one. Tracing runs the body with symbolic tensors under a Tracer.
+#include "tracelab/function/any_function.h"
+
+#include <array>
+#include <chrono>
+
+#include "function/detail/tracer.h"
+#include "tracelab/base/log.h"
+#include "tracelab/function/retracing.h"
+
+namespace tl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double micros_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+constexpr std::array<const char*, std::variant_size_v<AnyArg::Value>> kKindNames = {
+    "tensor", "spec", "variable", "bool", "int", "float", "string"};
+
+}  // namespace
+
+// ---- AnyArg ----
+
+const char* AnyArg::kind() const noexcept { return kKindNames[value_.index()]; }
+
+ArgKey AnyArg::key() const {
+  return std::visit(
+      [](const auto& value) -> ArgKey {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, Tensor>) return TensorSpec(value.shape(), value.dtype());
+        else if constexpr (std::is_same_v<T, Variable>) return VariableKey{value.id(), value.dtype(), value.shape()};
+        else return value;
+      },
+      value_);
+}
+
+void AnyArg::throw_wrong_kind(std::size_t wanted_index) const {
+  throw InvalidArgument(detail::cat("AnyArg: expected a ", kKindNames[wanted_index], ", got a ", kind()));
+}
+
+// ---- AnyFunction ----
+
+struct AnyFunction::State {
+  Body body;
+  FunctionOptions options;
+  /// The concrete functions by trace key, in tracing order.
+  FunctionCache<std::shared_ptr<ConcreteFunction>> cache;
+  RetracingDetector detector;
+  CallHistory history;
+  std::size_t call_count = 0;
+
+  State(Body b, FunctionOptions o)
+      : body(std::move(b)),
+        options(std::move(o)),
+        detector(options.max_retracing_warnings),
+        history(options.call_history) {}
+
+  /// Argument names: given ones, else the signature's spec names, else "arg0", "arg1", ...
+  std::vector<std::string> arg_names(std::size_t count) const {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string name;
+      if (i < options.arg_names.size()) name = options.arg_names[i];
+      const auto& specs = options.input_signature.specs();
+      if (name.empty() && i < specs.size()) name = specs[i].name();
+      names.push_back(name.empty() ? "arg" + std::to_string(i) : name);
+    }
+    return names;
+  }
+
+  /// The call's own key: one entry per argument.
+  static std::vector<ArgKey> arg_keys(std::span<const AnyArg> args) {
+    std::vector<ArgKey> keys;
+    keys.reserve(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const auto* tensor = std::get_if<Tensor>(&args[i].value());
+      TL_CHECK(tensor == nullptr || tensor->defined(), InvalidArgument, "tl::function: argument ", i,
+               " is an empty Tensor handle");
+      keys.push_back(args[i].key());
+    }
+    return keys;
+  }
+
+  /// The key a call is looked up by: the signature's specs when there is one (after checking the call fits).
+  TraceKey key_for(std::span<const AnyArg> args) const {
+    std::vector<ArgKey> given = arg_keys(args);
+    if (!options.input_signature.present()) return TraceKey(std::move(given));
+    const auto& specs = options.input_signature.specs();
+    std::vector<std::string> names = arg_names(specs.size());
+    TL_CHECK(given.size() == specs.size(), InvalidArgument, options.name, ": the input signature has ",
+             specs.size(), " argument(s), the call passes ", given.size());
+    std::vector<ArgKey> keys;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const auto* spec = std::get_if<TensorSpec>(&given[i]);
+      TL_CHECK(spec != nullptr, InvalidArgument, options.name, ": argument ", i, " (", names[i],
+               ") must be a tensor to match the input signature ", specs[i].str(), ", got a ",
+               arg_key_kind(given[i]), " (", arg_key_str(given[i]), ")");
+      bool fits = spec->dtype() == specs[i].dtype() && specs[i].shape().is_compatible_with(spec->shape()) &&
+                  spec->shape().rank() == specs[i].shape().rank();
+      TL_CHECK(fits, InvalidArgument, options.name, ": argument ", i, " (", names[i],
+               ") does not match the input signature: ", specs[i].mismatch(spec->meta()));
+      keys.emplace_back(TensorSpec(specs[i].shape(), specs[i].dtype(), specs[i].name()));
+    }
+    return TraceKey(std::move(keys));
+  }
+
+  /// Runs the body with a symbolic tensor for every tensor entry of `key` (the call's other arguments as they are).
+  std::shared_ptr<ConcreteFunction> trace(const TraceKey& key, std::span<const AnyArg> args) {
+    std::vector<std::string> names = arg_names(key.size());
+    detail::Tracer tracer(options.name, cache.size() == 0);
+    std::vector<AnyArg> traced(args.begin(), args.end());
+    for (std::size_t i = 0; i < key.size(); ++i)
+      if (const auto* spec = std::get_if<TensorSpec>(&key.args()[i]))
+        traced[i] = tracer.add_input(spec->meta(), names[i]);
+    tracer.set_outputs(body(traced));
+    return std::make_shared<ConcreteFunction>(options.name, key, names, tracer.take_graph(), options.optimize);
+  }
+
+  /// The cached function for `key`, or a new trace; fills the record's tracing fields (the reason only when the
+  /// call history keeps it).
+  ConcreteFunction& find_or_trace(const TraceKey& key, std::span<const AnyArg> args, CallRecord& record) {
+    if (auto* hit = cache.lookup(key)) return **hit;
+    std::vector<TraceKey> cached = cache.keys();
+    TraceKey trace_key = options.reduce_retracing ? relax(key, cached) : key;
+    if (history.enabled()) {
+      record.reason = cached.empty() ? "first call" : explain_retrace(key, cached, arg_names(key.size()));
+      if (!(trace_key == key)) record.reason += "; tracing a generalized function for " + trace_key.str();
+    }
+    auto start = Clock::now();
+    auto& function = cache.add(trace_key, trace(trace_key, args));
+    record.trace_us = micros_since(start);
+    record.traced = true;
+    return *function;
+  }
+
+  std::size_t index_of(const ConcreteFunction& function) const {
+    const auto& entries = cache.entries();
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (entries[i].second.get() == &function) return i;
+    return 0;
+  }
+
+  std::vector<Tensor> call(std::span<const AnyArg> args) {
+    CallRecord record;
+    record.index = call_count;
+    TraceKey key = key_for(args);
+    ConcreteFunction& function = find_or_trace(key, args, record);
+    ++call_count;
+    if (auto warning = detector.record_call(record.traced, "<" + options.name + ">")) {
+      log_message(LogLevel::warning, *warning);
+      record.warning = std::move(*warning);
+    }
+    std::vector<Tensor> tensors;
+    for (const AnyArg& arg : args)
+      if (const auto* tensor = std::get_if<Tensor>(&arg.value())) tensors.push_back(*tensor);
+    if (!history.enabled()) return function.call(tensors);
+    const bool timed = options.record_timings;
+    auto start = timed ? Clock::now() : Clock::time_point{};
+    std::vector<Tensor> outputs = function.call(tensors);
+    if (timed) record.execute_us = micros_since(start);
+    record.concrete_index = index_of(function);
+    history.add(key, std::move(record));
+    return outputs;
+  }
+};
+
+AnyFunction::AnyFunction(Body body, FunctionOptions options)
+    : state_(std::make_shared<State>(std::move(body), std::move(options))) {}
+
+std::vector<Tensor> AnyFunction::operator()(std::span<const AnyArg> args) { return state_->call(args); }
+
+ConcreteFunction& AnyFunction::get_concrete_function(std::span<const AnyArg> args) {
+  CallRecord ignored;
+  return state_->find_or_trace(state_->key_for(args), args, ignored);
+}
+
+int AnyFunction::tracing_count() const noexcept { return static_cast<int>(state_->cache.size()); }
+
+std::string AnyFunction::pretty_printed_concrete_signatures() const {
+  std::string out;
+  for (const auto& [key, function] : state_->cache.entries()) {
+    if (!out.empty()) out += '\n';
+    out += function->pretty_signature();
+  }
+  return out;
+}
+
+std::vector<const ConcreteFunction*> AnyFunction::concrete_functions() const {
+  std::vector<const ConcreteFunction*> out;
+  for (const auto& [key, function] : state_->cache.entries()) out.push_back(function.get());
+  return out;
+}
+
+std::span<const CallRecord> AnyFunction::calls() const noexcept { return state_->history.records(); }
+void AnyFunction::clear_calls() noexcept { state_->history.clear(); }
+const FunctionOptions& AnyFunction::options() const noexcept { return state_->options; }
+
+}  // namespace tl

@@ -1,0 +1,59 @@
+// How a tl::function (or a tl::AnyFunction) traces, runs and records its calls: the options of tf.function, spelled
+// as C++, plus the opt-in call history.
+//
+//   tl::FunctionOptions options{.input_signature = {tl::TensorSpec({-1, 20}, tl::float32, "x")}, .name = "step"};
+//   options.call_history = 100;   // keep the records of the last 100 calls (off by default)
+//   auto step = tl::function(body, options);
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tracelab/graph/passes.h"
+#include "tracelab/tensor/tensor_spec.h"
+
+namespace tl {
+
+/// An input signature: one TensorSpec per argument (TensorFlow's input_signature). Absent unless given.
+class InputSignature {
+ public:
+  InputSignature() = default;
+  InputSignature(std::initializer_list<TensorSpec> specs) : specs_(specs), present_(true) {}  // NOLINT
+  InputSignature(std::vector<TensorSpec> specs) : specs_(std::move(specs)), present_(true) {}  // NOLINT
+  /// Whether a signature was given (an empty one, for a function of no tensors, is present too).
+  bool present() const noexcept { return present_; }
+  /// One spec per argument.
+  const std::vector<TensorSpec>& specs() const noexcept { return specs_; }
+
+ private:
+  std::vector<TensorSpec> specs_;
+  bool present_ = false;
+};
+
+/// How a tl::function traces and runs (names mirror tf.function).
+struct FunctionOptions {
+  /// Fixes the accepted arguments: every call must fit (an error otherwise), and one graph serves all of them.
+  InputSignature input_signature{};
+  /// TensorFlow's reduce_retracing (formerly experimental_relax_shapes): on a miss, trace with the dims that
+  /// differ from a cached call made unknown, so one generalized graph serves later shapes.
+  bool reduce_retracing = false;
+  /// The function's name in signatures, warnings and records.
+  std::string name = "function";
+  /// Argument names for messages and signatures (default: the signature's spec names, else "arg0", ...).
+  std::vector<std::string> arg_names{};
+  /// Which graph optimization passes run on each new concrete function.
+  graph::OptimizeOptions optimize{};
+  /// Frequent-retracing warnings per function: 2 as in current TensorFlow, -1 for no limit (TF 2.1).
+  int max_retracing_warnings = 2;
+  /// How many of the latest calls keep a tl::CallRecord (key, retrace reason, warning, times) in calls():
+  /// 0, the default, records nothing, so a call builds no strings; N keeps the last N, dropping the oldest.
+  std::size_t call_history = 0;
+  /// With a call history: time each call's graph execution into CallRecord::execute_us (two clock reads per call,
+  /// ~0.1-0.3 µs; a caller that times its calls itself, like the ragged experiment, turns this off).
+  bool record_timings = true;
+};
+
+}  // namespace tl
