@@ -102,19 +102,6 @@ std::vector<Tensor> operands_of(const Step& step, std::span<const Tensor> inputs
   return values;
 }
 
-/// Re-throws a member's error as the same kind of error, prefixed with where it happened.
-[[noreturn]] void rethrow_in(const std::string& where) {
-  try {
-    throw;
-  } catch (const ShapeError& e) {
-    throw ShapeError(where + e.what());
-  } catch (const DTypeError& e) {
-    throw DTypeError(where + e.what());
-  } catch (const Error& e) {
-    throw InvalidArgument(where + e.what());
-  }
-}
-
 /// Shape rule: one float32 input per body input; each member's own shape rule on the metas so far; the last result.
 void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
   TL_CHECK(ctx.inputs.size() == num_inputs, InvalidArgument, "fused_elementwise: expected ", num_inputs,
@@ -130,7 +117,7 @@ void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
     try {
       step.op->infer(metas, no_attrs(), std::span<TensorMeta>(&results[j], 1));
     } catch (const Error&) {
-      rethrow_in(tl::detail::cat("fused_elementwise: body ", step.label, ": "));
+      tl::detail::rethrow_prefixed(tl::detail::cat("fused_elementwise: body ", step.label, ": "));
     }
     TL_CHECK(results[j].dtype == DType::float32, DTypeError, "fused_elementwise: body ", step.label, " gives ",
              meta_str(results[j]), "; only float32 results can be fused");

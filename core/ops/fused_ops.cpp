@@ -44,19 +44,6 @@ Attrs matmul_attrs(const Attrs& attrs) {
   return out;
 }
 
-/// Re-throws an error as the same kind of error, prefixed with where it happened.
-[[noreturn]] void rethrow_in(const std::string& where) {
-  try {
-    throw;
-  } catch (const ShapeError& e) {
-    throw ShapeError(where + e.what());
-  } catch (const DTypeError& e) {
-    throw DTypeError(where + e.what());
-  } catch (const Error& e) {
-    throw InvalidArgument(where + e.what());
-  }
-}
-
 const OpDef& matmul_op() {
   static const OpDef& op = OpRegistry::global().get("matmul");
   return op;
@@ -68,7 +55,7 @@ void fused_matmul_shape(ShapeContext& ctx) {
   try {
     matmul_op().infer(ctx.inputs.subspan(0, 2), matmul_attrs(ctx.attrs), ctx.outputs);
   } catch (const Error&) {
-    rethrow_in("fused_matmul: ");
+    rethrow_prefixed("fused_matmul: ");
   }
   const TensorMeta& bias = ctx.input(2);
   TL_CHECK(bias.dtype == DType::float32, DTypeError, "fused_matmul: bias must be float32, got ", meta_str(bias));

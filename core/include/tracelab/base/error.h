@@ -67,6 +67,20 @@ std::string cat(const Parts&... parts) {
   return out.str();
 }
 
+/// Inside a catch block: rethrows the current tl::Error as the same kind of error (ShapeError, DTypeError; any
+/// other as InvalidArgument), its message prefixed with `where` — how a composite op names the member that failed.
+[[noreturn]] inline void rethrow_prefixed(const std::string& where) {
+  try {
+    throw;
+  } catch (const ShapeError& e) {
+    throw ShapeError(where + e.what());
+  } catch (const DTypeError& e) {
+    throw DTypeError(where + e.what());
+  } catch (const Error& e) {
+    throw InvalidArgument(where + e.what());
+  }
+}
+
 }  // namespace detail
 }  // namespace tl
 
