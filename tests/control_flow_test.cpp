@@ -208,3 +208,56 @@ TEST_CASE("graph JSON in a fresh process: a saved cond + while_loop graph loads 
   CHECK(exec.run(std::vector<tl::Tensor>{tl::constant({1.f, 2.f})})[0].to_vector<float>() == std::vector<float>{6.f, 12.f});
   CHECK(exec.run(std::vector<tl::Tensor>{tl::constant({-1.f, -2.f})})[0].to_vector<float>() == std::vector<float>{3.f, 6.f});
 }
+
+TEST_CASE("structured ops are registry entries: one OpDef per op, sub-graphs on the node, state per node") {
+  // A traced cond and while_loop point at the registry's entries; the node holds the sub-graphs.
+  auto f = tl::function([](const tl::Tensor& x) { return doubling_loop(signed_sum_branch(x), 3)[1]; });
+  f(tl::constant({1.f, 2.f}));
+  const tl::graph::Graph& g = f.concrete_functions()[0]->traced_graph();
+  std::size_t structured = 0;
+  for (const tl::graph::Node& node : g.nodes()) {
+    if (node.kind != tl::graph::NodeKind::op || node.subgraphs.empty()) continue;
+    ++structured;
+    CHECK(node.op == &tl::OpRegistry::global().get(node.op->name()));
+    CHECK(node.subgraphs.size() == static_cast<std::size_t>(node.op->num_subgraphs()));
+  }
+  CHECK(structured == 2);
+  // Without its sub-graphs a structured op is a clear error, eagerly and when added to a graph.
+  const tl::OpDef& cond_op = tl::OpRegistry::global().get("cond");
+  CHECK_THROWS_WITH_AS(tl::execute(cond_op, {tl::constant({true}, tl::Shape{}), tl::scalar(1.f)}),
+                       "cond: expected 2 sub-graph(s), got 0", tl::InvalidArgument);
+  tl::graph::Graph bare;
+  auto pred = bare.add_input({tl::DType::bool_, {}});
+  CHECK_THROWS_WITH_AS(bare.add_op(cond_op, {pred}), "cond: expected 2 sub-graph(s), got 0", tl::InvalidArgument);
+  CHECK(bare.num_nodes() == 1);
+
+  // KernelContext::state: the executor keeps one state per node across runs; an eager call gets a fresh one.
+  struct Runs final : tl::KernelState {
+    float count = 0;
+  };
+  static tl::OpDef counting("test_counting");
+  counting.inputs(1).subgraphs(1).traits(tl::trait::stateful)
+      .shape_fn([](tl::ShapeContext& c) { c.output() = {tl::DType::float32, {}}; })
+      .kernel([](tl::KernelContext& c) {
+        CHECK(c.subgraphs.size() == 1);
+        *c.outputs[0].mutable_data<float>() = ++c.state<Runs>().count;
+      });
+  auto body = std::make_shared<tl::graph::Graph>();
+  body->set_outputs({body->add_input({tl::DType::float32, {}})});
+  auto two = std::make_shared<tl::graph::Graph>();
+  auto x = two->add_input({tl::DType::float32, {}});
+  two->set_outputs({two->add_op(counting, {x}, {}, {body})[0], two->add_op(counting, {x}, {}, {body})[0]});
+  tl::graph::Executor exec(two);
+  std::vector<tl::Tensor> in{tl::scalar(0.f)};
+  for (float call = 1; call <= 3; ++call) {
+    std::vector<tl::Tensor> out = exec.run(in);
+    CHECK(out[0].item<float>() == call);  // each node counts its own runs
+    CHECK(out[1].item<float>() == call);
+  }
+  const std::shared_ptr<const tl::graph::Graph> subgraphs[] = {body};
+  for (int call = 0; call < 2; ++call) {
+    tl::Tensor out, arg[] = {tl::scalar(0.f)};
+    tl::execute(counting, arg, {}, std::span<tl::Tensor>(&out, 1), subgraphs);
+    CHECK(out.item<float>() == 1.f);
+  }
+}

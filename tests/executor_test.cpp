@@ -36,11 +36,12 @@ std::uint64_t allocations_of_run(Executor& exec, const std::vector<Tensor>& inpu
 }
 
 /// A graph applying `op` to inputs with metas `metas`, returning every output.
-std::shared_ptr<Graph> one_op_graph(const OpDef& op, const std::vector<TensorMeta>& metas, const Attrs& attrs) {
+std::shared_ptr<Graph> one_op_graph(const OpDef& op, const std::vector<TensorMeta>& metas, const Attrs& attrs,
+                                    const std::vector<std::shared_ptr<const Graph>>& subgraphs = {}) {
   auto g = std::make_shared<Graph>();
   std::vector<ValueRef> refs;
   for (std::size_t i = 0; i < metas.size(); ++i) refs.push_back(g->add_input(metas[i], "in" + std::to_string(i)));
-  g->set_outputs(g->add_op(op, refs, attrs));
+  g->set_outputs(g->add_op(op, refs, attrs, subgraphs));
   return g;
 }
 
@@ -96,19 +97,19 @@ namespace {
 /// Checks one sample of `op` against the eager funnel with exact metas and with every dim unknown; returns
 /// false when the shape rule needed known dims (the unknown-dims run then keeps them known).
 bool check_sample(const OpDef& op, const testing::OpSample& sample) {
-  std::vector<Tensor> expected(static_cast<std::size_t>(op.num_outputs()));
-  execute(op, sample.inputs, sample.attrs, expected);
+  std::vector<Tensor> expected(testing::num_outputs(op, sample));
+  execute(op, sample.inputs, sample.attrs, expected, sample.subgraphs);
   std::vector<TensorMeta> metas, unknown;
   for (const auto& t : sample.inputs) {
     metas.push_back(t.meta());
     unknown.push_back(unknown_dims(t.meta()));
   }
-  auto exact = one_op_graph(op, metas, sample.attrs);
+  auto exact = one_op_graph(op, metas, sample.attrs, sample.subgraphs);
   CHECK_MESSAGE(Executor(exact).is_static(), op.name());
   check_against_eager(exact, sample.inputs, expected, op.name() + " (static dims)");
   std::shared_ptr<Graph> relaxed;
   try {
-    relaxed = one_op_graph(op, unknown, sample.attrs);
+    relaxed = one_op_graph(op, unknown, sample.attrs, sample.subgraphs);
   } catch (const Error&) {  // the shape rule needs some dims (squeeze without axes): keep them known
     check_against_eager(exact, sample.inputs, expected, op.name() + " (known dims kept)");
     return false;

@@ -8,9 +8,9 @@ namespace {
 
 /// loss = sum_k sum(outputs[k] * weights[k]) computed in double from concrete outputs (no tape involved).
 double projected_loss(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                      const std::vector<Tensor>& weights) {
-  std::vector<Tensor> outputs(static_cast<std::size_t>(op.num_outputs()));
-  execute(op, inputs, attrs, outputs);
+                      const std::vector<Tensor>& weights, Subgraphs subgraphs) {
+  std::vector<Tensor> outputs(op.num_outputs(attrs, subgraphs));
+  execute(op, inputs, attrs, outputs, subgraphs);
   double total = 0;
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     if (outputs[k].dtype() != float32) continue;
@@ -24,10 +24,10 @@ double projected_loss(const OpDef& op, const std::vector<Tensor>& inputs, const 
 }  // namespace
 
 std::string check_gradients(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                            const GradCheckOptions& options) {
+                            const GradCheckOptions& options, Subgraphs subgraphs) {
   // Random weights make every output element matter with a distinct factor.
-  std::vector<Tensor> probe(static_cast<std::size_t>(op.num_outputs()));
-  execute(op, inputs, attrs, probe);
+  std::vector<Tensor> probe(op.num_outputs(attrs, subgraphs));
+  execute(op, inputs, attrs, probe, subgraphs);
   Generator gen(1234);
   std::vector<Tensor> weights;
   for (const Tensor& out : probe) weights.push_back(gen.uniform(out.shape(), 0.5, 1.5));
@@ -39,7 +39,7 @@ std::string check_gradients(const OpDef& op, const std::vector<Tensor>& inputs, 
   GradientTape tape;
   for (const Tensor& t : sources) tape.watch(t);
   std::vector<Tensor> outputs(probe.size());
-  execute(op, inputs, attrs, outputs);
+  execute(op, inputs, attrs, outputs, subgraphs);
   Tensor loss = scalar(0.f);
   for (std::size_t k = 0; k < outputs.size(); ++k)
     if (outputs[k].dtype() == float32) loss = loss + reduce_sum(outputs[k] * weights[k]);
@@ -57,10 +57,10 @@ std::string check_gradients(const OpDef& op, const std::vector<Tensor>& inputs, 
       auto values = base;
       values[e] = base[e] + options.epsilon;
       shifted[i] = constant(values, inputs[i].shape());
-      double up = projected_loss(op, shifted, attrs, weights);
+      double up = projected_loss(op, shifted, attrs, weights, subgraphs);
       values[e] = base[e] - options.epsilon;
       shifted[i] = constant(values, inputs[i].shape());
-      double down = projected_loss(op, shifted, attrs, weights);
+      double down = projected_loss(op, shifted, attrs, weights, subgraphs);
       double numeric = (up - down) / (2.0 * options.epsilon);
       double error = std::fabs(numeric - grad[e]);
       if (!(error <= options.atol + options.rtol * std::fabs(numeric)) && ++mismatches <= 5)

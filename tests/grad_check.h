@@ -18,6 +18,6 @@ struct GradCheckOptions {
 /// Empty when every analytic gradient matches its numeric estimate; otherwise a description of the first
 /// mismatches (input, element, analytic, numeric).
 std::string check_gradients(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                            const GradCheckOptions& options = {});
+                            const GradCheckOptions& options = {}, Subgraphs subgraphs = {});
 
 }  // namespace tl::testing

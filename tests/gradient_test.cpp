@@ -21,7 +21,7 @@ TEST_CASE("gradients: every differentiable op has a rule and passes the numeric 
     for (std::size_t i = 0; i < found->second.size(); ++i) {
       CAPTURE(i);
       const auto& sample = found->second[i];
-      CHECK(tl::testing::check_gradients(*op, sample.inputs, sample.attrs) == "");
+      CHECK(tl::testing::check_gradients(*op, sample.inputs, sample.attrs, {}, sample.subgraphs) == "");
       ++checked;
     }
   }

@@ -76,9 +76,9 @@ std::vector<Tensor> run_graph(const Graph& g, const std::vector<Tensor>& args) {
         std::vector<const TensorMeta*> metas;
         for (const Tensor& t : in) metas.push_back(&t.meta());
         std::vector<TensorMeta> out(node.outputs.size());
-        node.op->infer(metas, node.attrs, out);
+        node.op->infer(metas, node.attrs, out, node.subgraphs);
         for (const TensorMeta& m : out) values[i].push_back(Tensor::empty(m.dtype, m.shape));
-        node.op->run(in, node.attrs, values[i]);
+        node.op->run(in, node.attrs, values[i], node.subgraphs);
       }
     }
   }
@@ -480,8 +480,8 @@ TEST_CASE("graph/passes: structured ops are copied as they are, their sub-graphs
   auto effects = std::make_shared<Graph>();
   auto v = make_variable("v", constant({0.f, 0.f}));
   effects->add_assign(v, effects->add_input(f32({2}), "ex"));
-  auto structured = std::make_shared<OpDef>("test_structured");
-  structured->inputs(1).shape_fn([](ShapeContext& ctx) { ctx.output() = ctx.input(0); });
+  static OpDef structured("test_structured");
+  structured.inputs(1).subgraphs(1).shape_fn([](ShapeContext& ctx) { ctx.output() = ctx.input(0); });
   Graph g;
   auto x = g.add_input(f32({2}), "x");
   auto kept = g.add_op(structured, {x}, {}, {body})[0];
@@ -492,7 +492,7 @@ TEST_CASE("graph/passes: structured ops are copied as they are, their sub-graphs
   CHECK(out.op_counts() == std::map<std::string, std::size_t>{{"test_structured", 3}});
   for (const graph::Node& node : out.nodes()) {
     if (node.kind != NodeKind::op) continue;
-    CHECK(node.owned_op == structured);
+    CHECK(node.op == &structured);
     REQUIRE(node.subgraphs.size() == 1);
     CHECK((node.subgraphs[0] == body || node.subgraphs[0] == effects));
   }

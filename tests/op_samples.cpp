@@ -23,6 +23,69 @@ Tensor distinct(const Shape& shape) {
   return constant(values, shape);
 }
 
+using GraphPtr = std::shared_ptr<const graph::Graph>;
+using Values = std::vector<graph::ValueRef>;
+
+/// A sub-graph with inputs of `metas` returning what `body` adds.
+GraphPtr subgraph(const std::vector<TensorMeta>& metas, const std::function<Values(graph::Graph&, const Values&)>& body) {
+  auto g = std::make_shared<graph::Graph>();
+  Values in;
+  for (const TensorMeta& m : metas) in.push_back(g->add_input(m));
+  g->set_outputs(body(*g, in));
+  return g;
+}
+
+/// The samples of the structured ops: each carries the sub-graphs its node holds.
+void add_structured_samples(std::map<std::string, std::vector<OpSample>>& s) {
+  const TensorMeta f23{DType::float32, {2, 3}}, f3{DType::float32, {3}}, i32s{DType::int32, {}};
+  // cond(pred, x, y): x * y or tanh(x - y)
+  GraphPtr then_graph = subgraph({f23, f3}, [](graph::Graph& g, const Values& x) { return g.add_op("mul", x); });
+  GraphPtr else_graph = subgraph({f23, f3}, [](graph::Graph& g, const Values& x) {
+    return g.add_op("tanh", g.add_op("sub", x));
+  });
+  for (bool pred : {true, false})
+    s["cond"].push_back({{constant({pred}, Shape{}), uniform({2, 3}), uniform({3})}, {}, {then_graph, else_graph}});
+  // while_loop: v = tanh(v * w + w) three times (the cond stays true; maximum_iterations stops it), and a loop
+  // with an int32 counter and no limit: (i, v) = (i + 1, v * w) while i < 4.
+  GraphPtr true_cond = subgraph({f3, f3}, [](graph::Graph& g, const Values& x) {
+    return g.add_op("less", {g.add_op("reduce_sum", {x[0]})[0], g.add_constant(scalar(100.f))});
+  });
+  GraphPtr tanh_body = subgraph({f3, f3}, [](graph::Graph& g, const Values& x) {
+    return g.add_op("tanh", g.add_op("add", {g.add_op("mul", x)[0], x[1]}));
+  });
+  GraphPtr count_cond = subgraph({i32s, f3, f3}, [](graph::Graph& g, const Values& x) {
+    return g.add_op("less", {x[0], g.add_constant(scalar(4))});
+  });
+  GraphPtr count_body = subgraph({i32s, f3, f3}, [](graph::Graph& g, const Values& x) {
+    return Values{g.add_op("add", {x[0], g.add_constant(scalar(1))})[0], g.add_op("mul", {x[1], x[2]})[0]};
+  });
+  const Attrs three{{"num_vars", std::int64_t{1}}, {"maximum_iterations", std::int64_t{3}}};
+  const Attrs unlimited{{"num_vars", std::int64_t{2}}, {"maximum_iterations", std::int64_t{-1}}};
+  s["while_loop"] = {{{uniform({3}), uniform({3})}, three, {true_cond, tanh_body}},
+                     {{scalar(0), uniform({3}), uniform({3})}, unlimited, {count_cond, count_body}}};
+  // while_grad: the forward inputs, then one upstream gradient per loop variable.
+  s["while_grad"] = {{{uniform({3}), uniform({3}), uniform({3})}, three, {true_cond, tanh_body}},
+                     {{scalar(0), uniform({3}), uniform({3}), scalar(0.f), uniform({3})}, unlimited,
+                      {count_cond, count_body}}};
+  // fused_elementwise: sigmoid(x * y + x), y broadcast along x's rows.
+  GraphPtr fused_body = subgraph({f23, f3}, [](graph::Graph& g, const Values& x) {
+    return g.add_op("sigmoid", g.add_op("add", {g.add_op("mul", x)[0], x[0]}));
+  });
+  s["fused_elementwise"] = {{{uniform({2, 3}), uniform({3})}, {}, {fused_body}},
+                            {{uniform({4, 2, 3}), uniform({3})}, {}, {fused_body}}};
+  // dataset_loop: the node a traced for_each over four rows makes (state += row); the function keeps the dataset.
+  static auto traced = function([](const Tensor& state) {
+    static const data::Dataset rows = data::Dataset::from_tensor_slices({constant({1.f, 2.f, 3.f, 4.f}, {4, 1})});
+    return data::for_each(rows, {state}, [](const std::vector<Tensor>& st, const data::Element& row) {
+      return std::vector<Tensor>{st[0] + row[0]};
+    })[0];
+  });
+  traced(uniform({1}));
+  for (const graph::Node& node : traced.concrete_functions().at(0)->graph().nodes())
+    if (node.kind == graph::NodeKind::op && node.op->name() == "dataset_loop")
+      s["dataset_loop"] = {{{uniform({1})}, node.attrs, node.subgraphs}};
+}
+
 std::map<std::string, std::vector<OpSample>> build() {
   std::map<std::string, std::vector<OpSample>> s;
   for (const char* name : {"neg", "abs", "square", "relu"})
@@ -160,6 +223,7 @@ std::map<std::string, std::vector<OpSample>> build() {
                           {{"rho", 0.9}, {"epsilon", 1e-7}}}};
   s["rmsprop_momentum_update"] = {{{uniform({3}), positive({3}), uniform({3}), uniform({3}), scalar(0.1f)},
                                    {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
+  add_structured_samples(s);
   return s;
 }
 

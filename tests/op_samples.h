@@ -1,4 +1,5 @@
-// Sample calls for every registry op: inputs and attributes on which the op must succeed. The registry walk
+// Sample calls for every registry op: inputs, attributes and (structured ops) sub-graphs on which the op must
+// succeed. The registry walk
 // (registry_test.cpp) fails when an op has no sample, so no op slips in untested; the same samples run
 // through the tape (gradient_test.cpp: gradient checks) and the tracer (traced_ops_test.cpp: eager == traced).
 #pragma once
@@ -13,9 +14,18 @@
 namespace tl::testing {
 
 struct OpSample {
+  OpSample(std::vector<Tensor> in, Attrs at, std::vector<std::shared_ptr<const graph::Graph>> sub = {})
+      : inputs(std::move(in)), attrs(std::move(at)), subgraphs(std::move(sub)) {}
+
   std::vector<Tensor> inputs;
   Attrs attrs;
+  std::vector<std::shared_ptr<const graph::Graph>> subgraphs;  ///< structured ops: the node's sub-graphs
 };
+
+/// How many outputs `op` has for this sample.
+inline std::size_t num_outputs(const OpDef& op, const OpSample& sample) {
+  return op.num_outputs(sample.attrs, sample.subgraphs);
+}
 
 /// Op name -> a few sample calls (seeded random data, small shapes, some broadcasting).
 const std::map<std::string, std::vector<OpSample>>& op_samples();

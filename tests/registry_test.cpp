@@ -34,10 +34,10 @@ TEST_CASE("registry: every sample runs eagerly and matches its shape rule") {
       const auto& sample = calls[i];
       std::vector<const tl::TensorMeta*> metas;
       for (const auto& t : sample.inputs) metas.push_back(&t.meta());
-      std::vector<tl::TensorMeta> predicted(static_cast<std::size_t>(op->num_outputs()));
-      op->infer(metas, sample.attrs, predicted);
+      std::vector<tl::TensorMeta> predicted(tl::testing::num_outputs(*op, sample));
+      op->infer(metas, sample.attrs, predicted, sample.subgraphs);
       std::vector<tl::Tensor> outputs(predicted.size());
-      REQUIRE_NOTHROW(tl::execute(*op, sample.inputs, sample.attrs, outputs));
+      REQUIRE_NOTHROW(tl::execute(*op, sample.inputs, sample.attrs, outputs, sample.subgraphs));
       for (std::size_t k = 0; k < outputs.size(); ++k) CHECK(outputs[k].meta() == predicted[k]);
     }
   }

@@ -12,8 +12,8 @@ namespace {
 using tl::Tensor;
 
 std::vector<Tensor> run_eager(const tl::OpDef& op, const tl::testing::OpSample& sample) {
-  std::vector<Tensor> out(static_cast<std::size_t>(op.num_outputs()));
-  tl::execute(op, sample.inputs, sample.attrs, out);
+  std::vector<Tensor> out(tl::testing::num_outputs(op, sample));
+  tl::execute(op, sample.inputs, sample.attrs, out, sample.subgraphs);
   return out;
 }
 
@@ -30,8 +30,8 @@ std::vector<Tensor> run_traced(const tl::OpDef& op, const tl::testing::OpSample&
   auto f = tl::function(
       [&](const auto&... xs) {
         std::vector<Tensor> in{xs...};
-        std::vector<Tensor> out(static_cast<std::size_t>(op.num_outputs()));
-        tl::execute(op, in, sample.attrs, out);
+        std::vector<Tensor> out(tl::testing::num_outputs(op, sample));
+        tl::execute(op, in, sample.attrs, out, sample.subgraphs);
         return out;
       },
       {.input_signature = signature, .name = op.name()});

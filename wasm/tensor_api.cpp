@@ -146,8 +146,9 @@ Attrs to_attrs(const OpDef& op, const val& js) {
 /// Runs op `name` on tensors; returns its outputs.
 std::vector<Tensor> run(const std::string& name, std::vector<Tensor> inputs, const val& attrs) {
   const OpDef& op = OpRegistry::global().get(name);
-  std::vector<Tensor> outputs(static_cast<std::size_t>(op.num_outputs()));
-  execute(op, inputs, to_attrs(op, attrs), outputs);
+  Attrs typed = to_attrs(op, attrs);
+  std::vector<Tensor> outputs(op.num_outputs(typed, {}));  // a structured op: an error naming its sub-graphs
+  execute(op, inputs, typed, outputs);
   return outputs;
 }
 
@@ -208,7 +209,8 @@ val op_info(const std::string& name) {
     info.set("doc", op.doc());
     info.set("inputs", op.num_inputs());
     info.set("minInputs", op.min_inputs());
-    info.set("outputs", op.num_outputs());
+    info.set("outputs", op.num_outputs());  // -1: decided per node by its sub-graphs
+    info.set("subgraphs", op.num_subgraphs());
     info.set("attrs", attrs);
     info.set("differentiable", !op.has(trait::not_differentiable));
     return info;

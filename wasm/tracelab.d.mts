@@ -123,7 +123,9 @@ export interface Memory {
 }
 
 export interface OpInfo {
-  name: string; doc: string; inputs: number; minInputs: number; outputs: number;
+  /** inputs: -1 when variadic (at least minInputs); outputs: -1 when each node's sub-graphs decide;
+   *  subgraphs: how many sub-graphs a node holds (cond 2, while_loop 2, fused_elementwise 1, others 0). */
+  name: string; doc: string; inputs: number; minInputs: number; outputs: number; subgraphs: number;
   attrs: Array<{ name: string; type: string; required: boolean }>; differentiable: boolean;
 }
 

@@ -16,6 +16,7 @@ struct TapeEntry {
   const OpDef* op;
   std::uint32_t first_input, num_inputs, first_output, num_outputs;
   Attrs attrs;
+  std::vector<std::shared_ptr<const graph::Graph>> subgraphs;  // structured ops: the node's sub-graphs
 };
 
 struct TapeState final : OpObserver {
@@ -38,7 +39,7 @@ struct TapeState final : OpObserver {
   }
 
   void on_executed(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
-                   std::span<const Tensor> outputs) override {
+                   std::span<const Tensor> outputs, Subgraphs subgraphs) override {
     if (paused || op.has(trait::not_differentiable)) return;
     bool touches_watched = false;
     for (const Tensor& t : inputs) touches_watched = touches_watched || is_watched(t);
@@ -48,7 +49,7 @@ struct TapeState final : OpObserver {
     tensors.insert(tensors.end(), outputs.begin(), outputs.end());
     entries.push_back({&op, first, static_cast<std::uint32_t>(inputs.size()),
                        first + static_cast<std::uint32_t>(inputs.size()), static_cast<std::uint32_t>(outputs.size()),
-                       attrs});
+                       attrs, {subgraphs.begin(), subgraphs.end()}});
     for (const Tensor& t : outputs) watch(t);
   }
 };
@@ -102,7 +103,7 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   if (!any) return;  // nothing downstream of this op reached the target
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!upstream[i].defined()) upstream[i] = zeros_like(outputs[i]);
-  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream}, input_grads);
+  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream, entry.subgraphs}, input_grads);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!input_grads[i].defined() || !state.is_watched(inputs[i])) continue;
     TL_CHECK(input_grads[i].shape() == inputs[i].shape(), ShapeError, entry.op->name(),

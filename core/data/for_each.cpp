@@ -105,14 +105,15 @@ std::vector<Tensor> traced_loop(tl::detail::Tracer& tracer, const Dataset& datas
   // The body runs once per element: optimize it now with the default passes (sub-graphs of cond / while_loop
   // are not optimized by the function's optimizer; this one is, because it is the hot loop).
   auto optimized = std::make_shared<const graph::Graph>(graph::optimize(*trace.graph));
-  auto op = detail::make_dataset_loop_op(dataset.node(), optimized, static_cast<std::int64_t>(k),
-                                         static_cast<std::int64_t>(state.size()));
   std::vector<Tensor> inputs = state;
   inputs.insert(inputs.end(), trace.captures.begin(), trace.captures.end());
   Attrs attrs{{"dataset", static_cast<std::int64_t>(dataset.node()->id())},
               {"num_components", static_cast<std::int64_t>(k)},
               {"num_state", static_cast<std::int64_t>(state.size())}};
-  return tracer.add_structured(op, inputs, attrs, {optimized}, trace.assigned);
+  // The dataset_loop node: inputs are the loop state then the body's captures; the body takes the element
+  // components, the state and the captures and returns the next state. The node keeps its dataset alive.
+  return tracer.add_structured(OpRegistry::global().get("dataset_loop"), inputs, attrs, {optimized}, trace.assigned,
+                               dataset.node());
 }
 
 }  // namespace

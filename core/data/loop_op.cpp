@@ -5,9 +5,10 @@
 // reordered), dynamic_outputs (the kernel sets the final state), not_differentiable (a tape around the loop
 // sees no gradient through it; see docs/datasets.md).
 //
-// JSON: the node stores the dataset's process-unique id; the factory registered here finds the dataset again
-// through a weak registry, so a graph reloaded in the same process while its dataset lives runs as before. A
-// Dataset (C++ generators and map functions) cannot be written to JSON, so elsewhere loading is an error.
+// The node names its dataset by a process-unique id (attribute `dataset`) and holds it alive as its resource; the
+// shape rule and the kernel find it again through a weak registry, so a graph reloaded from JSON in the same
+// process while its dataset lives runs as before. A Dataset (C++ generators and map functions) cannot be written
+// to JSON, so elsewhere loading is an error.
 #include <mutex>
 #include <unordered_map>
 
@@ -19,9 +20,9 @@
 namespace tl::data::detail {
 namespace {
 
-struct LoopRuntime {
+/// Per node: the dataset found by id and the body's executor.
+struct LoopState final : KernelState {
   std::shared_ptr<const DatasetNode> dataset;
-  std::shared_ptr<const graph::Graph> body;
   std::unique_ptr<graph::Executor> executor;
 };
 
@@ -72,59 +73,60 @@ void check_body(const DatasetNode& dataset, const graph::Graph& body, std::size_
              " but the body returns ", meta_str(body.meta(outputs[i])));
 }
 
-void run_loop(LoopRuntime& runtime, KernelContext& c, std::size_t num_components, std::size_t num_state) {
+/// The node's dataset (attribute `dataset`), or an error when it is not alive in this process.
+std::shared_ptr<const DatasetNode> dataset_of(const Attrs& attrs) {
+  std::int64_t id = attrs.get<std::int64_t>("dataset");
+  std::shared_ptr<const DatasetNode> dataset = find_dataset(id);
+  TL_CHECK(dataset != nullptr, InvalidArgument, "dataset_loop: dataset #", id,
+           " does not exist in this process. A Dataset is a C++ pipeline (generators, map functions) that JSON "
+           "cannot hold, so a graph with a dataset_loop loads only while its dataset is alive in the same process");
+  return dataset;
+}
+
+std::size_t count_attr(const Attrs& attrs, const char* name) {
+  std::int64_t value = attrs.get<std::int64_t>(name);
+  TL_CHECK(value >= 0, InvalidArgument, "dataset_loop: attribute '", name, "' must be >= 0, got ", value);
+  return static_cast<std::size_t>(value);
+}
+
+void infer_loop(ShapeContext& c) {
+  const graph::Graph& body = *c.subgraphs[0];
+  const std::size_t k = count_attr(c.attrs, "num_components");
+  const auto n = static_cast<std::int64_t>(count_attr(c.attrs, "num_state"));
+  std::vector<TensorMeta> state = body_input_metas(body, k, n);
+  std::vector<TensorMeta> inputs = body_input_metas(body, k, -1);  // state + captures: the node's inputs
+  check_body(*dataset_of(c.attrs), body, k, state);
+  TL_CHECK(c.inputs.size() == inputs.size(), InvalidArgument, "dataset_loop: expected ", inputs.size(),
+           " inputs (loop state + captures), got ", c.inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    TL_CHECK(c.input(i).dtype == inputs[i].dtype && c.input(i).shape.is_compatible_with(inputs[i].shape),
+             InvalidArgument, "dataset_loop: input ", i, " is ", meta_str(c.input(i)), " but the body takes ",
+             meta_str(inputs[i]));
+  for (std::size_t i = 0; i < state.size(); ++i) c.output(i) = state[i];
+}
+
+void run_loop(KernelContext& c) {
   tl::detail::PauseRecording pause;       // outer tapes do not record the pipeline
   tl::detail::SuspendInterception eager;  // the pipeline runs on concrete tensors
-  if (!runtime.executor) runtime.executor = std::make_unique<graph::Executor>(runtime.body);
+  const std::size_t num_components = count_attr(c.attrs, "num_components");
+  const std::size_t num_state = count_attr(c.attrs, "num_state");
+  auto& state = c.state<LoopState>();
+  if (!state.dataset) state.dataset = dataset_of(c.attrs);
+  if (!state.executor) state.executor = std::make_unique<graph::Executor>(c.subgraphs[0]);
   std::vector<Tensor> args(num_components);
   args.insert(args.end(), c.inputs.begin(), c.inputs.end());  // loop state, then captures
-  SourcePtr source = runtime.dataset->make_source();          // a fresh pass on every run
+  SourcePtr source = state.dataset->make_source();            // a fresh pass on every run
   while (std::optional<Element> element = source->next()) {
     TL_CHECK(element->size() == num_components, InvalidArgument, "dataset_loop: an element has ", element->size(),
              " component(s), expected ", num_components);
     for (std::size_t i = 0; i < num_components; ++i) args[i] = std::move((*element)[i]);
-    std::vector<Tensor> next = runtime.executor->run(args);
+    std::vector<Tensor> next = state.executor->run(args);
     for (std::size_t j = 0; j < num_state; ++j) args[num_components + j] = std::move(next[j]);
   }
   for (std::size_t j = 0; j < num_state; ++j) c.outputs[j] = std::move(args[num_components + j]);
 }
 
 }  // namespace
-
-std::shared_ptr<const OpDef> make_dataset_loop_op(std::shared_ptr<const DatasetNode> dataset,
-                                                  std::shared_ptr<const graph::Graph> body,
-                                                  std::int64_t num_components, std::int64_t num_state) {
-  TL_CHECK(dataset != nullptr && body != nullptr && num_components >= 0 && num_state >= 0, InvalidArgument,
-           "dataset_loop: needs a dataset, a body and non-negative counts");
-  auto k = static_cast<std::size_t>(num_components);
-  auto n = static_cast<std::size_t>(num_state);
-  std::vector<TensorMeta> state = body_input_metas(*body, k, num_state);
-  std::vector<TensorMeta> inputs = body_input_metas(*body, k, -1);  // state + captures: the node's inputs
-  check_body(*dataset, *body, k, state);
-  auto runtime = std::make_shared<LoopRuntime>();
-  runtime->dataset = std::move(dataset);
-  runtime->body = std::move(body);
-  auto op = std::make_shared<OpDef>("dataset_loop");
-  op->doc("runs the body sub-graph on every element of a fresh pass over a dataset, carrying loop state "
-          "(a for loop over a tf.data.Dataset inside tf.function)")
-      .variadic_inputs(0)
-      .outputs(static_cast<int>(n))
-      .traits(trait::dynamic_outputs | trait::stateful | trait::side_effects | trait::not_differentiable)
-      .attr<std::int64_t>("dataset", true)
-      .attr<std::int64_t>("num_components", true)
-      .attr<std::int64_t>("num_state", true)
-      .shape_fn([state, inputs](ShapeContext& c) {
-        TL_CHECK(c.inputs.size() == inputs.size(), InvalidArgument, "dataset_loop: expected ", inputs.size(),
-                 " inputs (loop state + captures), got ", c.inputs.size());
-        for (std::size_t i = 0; i < inputs.size(); ++i)
-          TL_CHECK(c.input(i).dtype == inputs[i].dtype && c.input(i).shape.is_compatible_with(inputs[i].shape),
-                   InvalidArgument, "dataset_loop: input ", i, " is ", meta_str(c.input(i)), " but the body takes ",
-                   meta_str(inputs[i]));
-        for (std::size_t i = 0; i < state.size(); ++i) c.output(i) = state[i];
-      })
-      .kernel([runtime, k, n](KernelContext& c) { run_loop(*runtime, c, k, n); });
-  return op;
-}
 
 void remember_dataset(const std::shared_ptr<const DatasetNode>& dataset) {
   DatasetRegistry& registry = dataset_registry();
@@ -140,19 +142,19 @@ namespace tl::data {
 void register_dataset_loop_op() {
   static std::once_flag once;
   std::call_once(once, [] {
-    graph::register_structured_op(
-        "dataset_loop", [](const Attrs& attrs, const std::vector<std::shared_ptr<const graph::Graph>>& subgraphs) {
-          TL_CHECK(subgraphs.size() == 1, InvalidArgument, "dataset_loop: expected 1 sub-graph (the body), got ",
-                   subgraphs.size());
-          std::int64_t id = attrs.get<std::int64_t>("dataset");
-          std::shared_ptr<const detail::DatasetNode> dataset = detail::find_dataset(id);
-          TL_CHECK(dataset != nullptr, InvalidArgument, "dataset_loop: dataset #", id,
-                   " does not exist in this process. A Dataset is a C++ pipeline (generators, map functions) that "
-                   "JSON cannot hold, so a graph with a dataset_loop loads only while its dataset is alive in the "
-                   "same process");
-          return detail::make_dataset_loop_op(dataset, subgraphs[0], attrs.get<std::int64_t>("num_components"),
-                                      attrs.get<std::int64_t>("num_state"));
-        });
+    OpRegistry::global()
+        .op("dataset_loop")
+        .doc("runs the body sub-graph on every element of a fresh pass over a dataset, carrying loop state "
+             "(a for loop over a tf.data.Dataset inside tf.function)")
+        .variadic_inputs(0)
+        .subgraphs(1)
+        .outputs([](const Attrs& attrs, Subgraphs) { return detail::count_attr(attrs, "num_state"); })
+        .traits(trait::dynamic_outputs | trait::stateful | trait::side_effects | trait::not_differentiable)
+        .attr<std::int64_t>("dataset", true)
+        .attr<std::int64_t>("num_components", true)
+        .attr<std::int64_t>("num_state", true)
+        .shape_fn(detail::infer_loop)
+        .kernel(detail::run_loop);
   });
 }
 

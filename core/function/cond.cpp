@@ -4,7 +4,7 @@
 
 #include "function/detail/subgraph.h"
 #include "tracelab/function/control_flow.h"
-#include "tracelab/registry/op_def.h"
+#include "tracelab/registry/registry.h"
 
 namespace tl::detail {
 namespace {
@@ -29,54 +29,53 @@ std::vector<TensorMeta> cond_output_metas(const graph::Graph& then_graph, const 
   return metas;
 }
 
-struct CondRuntime {
-  std::shared_ptr<const graph::Graph> then_graph, else_graph;
+/// Per node: an executor for each branch, made when the branch first runs.
+struct CondState final : KernelState {
   std::unique_ptr<graph::Executor> then_exec, else_exec;
 };
 
-std::shared_ptr<const OpDef> make_cond_op(std::shared_ptr<const graph::Graph> then_graph,
-                                          std::shared_ptr<const graph::Graph> else_graph) {
-  std::vector<TensorMeta> metas = cond_output_metas(*then_graph, *else_graph);
-  const std::size_t num_captures = then_graph->inputs().size();
-  TL_CHECK(else_graph->inputs().size() == num_captures, InvalidArgument, "cond: the branches take ",
-           num_captures, " and ", else_graph->inputs().size(), " inputs");
-  bool effects = has_side_effects(*then_graph) || has_side_effects(*else_graph);
-  auto runtime = std::make_shared<CondRuntime>();
-  runtime->then_graph = then_graph;
-  runtime->else_graph = else_graph;
-  auto op = std::make_shared<OpDef>("cond");
-  op->doc("runs the true or the false sub-graph on the captured inputs, chosen by a bool scalar (tf.cond)")
-      .variadic_inputs(1)
-      .outputs(static_cast<int>(metas.size()))
-      .traits(trait::dynamic_outputs | (effects ? trait::side_effects : 0u))
-      .shape_fn([metas, num_captures](ShapeContext& c) {
-        TL_CHECK(c.input(0).dtype == DType::bool_ && c.input(0).shape.rank() == 0, InvalidArgument,
-                 "cond: the predicate must be a bool scalar, got ", meta_str(c.input(0)));
-        TL_CHECK(c.inputs.size() == 1 + num_captures, InvalidArgument, "cond: expected ", 1 + num_captures,
-                 " inputs (predicate + captures), got ", c.inputs.size());
-        for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
-      })
-      .kernel([runtime](KernelContext& c) {
-        bool taken = c.input(0).item<bool>();
-        auto& exec = taken ? runtime->then_exec : runtime->else_exec;
-        if (!exec) exec = std::make_unique<graph::Executor>(taken ? runtime->then_graph : runtime->else_graph);
-        std::vector<Tensor> outputs = exec->run(c.inputs.subspan(1));
-        for (std::size_t i = 0; i < outputs.size(); ++i) c.outputs[i] = std::move(outputs[i]);
-      })
-      .gradient([then_graph, else_graph](const GradContext& c, std::span<Tensor> grads) {
-        std::vector<Tensor> captures(c.inputs.begin() + 1, c.inputs.end());
-        std::vector<Tensor> upstream(c.grads.begin(), c.grads.end());
-        std::vector<std::size_t> wrt;
-        for (std::size_t i = 0; i < captures.size(); ++i)
-          if (captures[i].dtype() == DType::float32) wrt.push_back(i);
-        if (wrt.empty()) return;
-        auto branch = [&](const std::shared_ptr<const graph::Graph>& g) {
-          return BranchFn([&, g] { return replay_gradient(*g, captures, upstream, wrt); });
-        };
-        std::vector<Tensor> result = cond_impl(c.input(0), branch(then_graph), branch(else_graph));
-        for (std::size_t k = 0; k < wrt.size(); ++k) grads[1 + wrt[k]] = result[k];
-      });
-  return op;
+void infer_cond(ShapeContext& c) {
+  const graph::Graph& then_graph = *c.subgraphs[0];
+  const graph::Graph& else_graph = *c.subgraphs[1];
+  TL_CHECK(c.input(0).dtype == DType::bool_ && c.input(0).shape.rank() == 0, InvalidArgument,
+           "cond: the predicate must be a bool scalar, got ", meta_str(c.input(0)));
+  const auto branch_inputs = then_graph.inputs();
+  TL_CHECK(else_graph.inputs().size() == branch_inputs.size(), InvalidArgument, "cond: the branches take ",
+           branch_inputs.size(), " and ", else_graph.inputs().size(), " inputs");
+  TL_CHECK(c.inputs.size() == 1 + branch_inputs.size(), InvalidArgument, "cond: expected ", 1 + branch_inputs.size(),
+           " inputs (predicate + captures), got ", c.inputs.size());
+  for (std::size_t i = 0; i < branch_inputs.size(); ++i) {
+    const TensorMeta& want = then_graph.meta(branch_inputs[i]);
+    TL_CHECK(c.input(1 + i).dtype == want.dtype && c.input(1 + i).shape.is_compatible_with(want.shape),
+             InvalidArgument, "cond: input ", 1 + i, " is ", meta_str(c.input(1 + i)), " but the branches take ",
+             meta_str(want));
+  }
+  std::vector<TensorMeta> metas = cond_output_metas(then_graph, else_graph);
+  for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
+}
+
+void run_cond(KernelContext& c) {
+  bool taken = c.input(0).item<bool>();
+  auto& state = c.state<CondState>();
+  auto& exec = taken ? state.then_exec : state.else_exec;
+  if (!exec) exec = std::make_unique<graph::Executor>(c.subgraphs[taken ? 0 : 1]);
+  std::vector<Tensor> outputs = exec->run(c.inputs.subspan(1));
+  for (std::size_t i = 0; i < outputs.size(); ++i) c.outputs[i] = std::move(outputs[i]);
+}
+
+/// Another cond, whose branches replay the forward branch under a tape.
+void cond_gradient(const GradContext& c, std::span<Tensor> grads) {
+  std::vector<Tensor> captures(c.inputs.begin() + 1, c.inputs.end());
+  std::vector<Tensor> upstream(c.grads.begin(), c.grads.end());
+  std::vector<std::size_t> wrt;
+  for (std::size_t i = 0; i < captures.size(); ++i)
+    if (captures[i].dtype() == DType::float32) wrt.push_back(i);
+  if (wrt.empty()) return;
+  auto branch = [&](const std::shared_ptr<const graph::Graph>& g) {
+    return BranchFn([&, g] { return replay_gradient(*g, captures, upstream, wrt); });
+  };
+  std::vector<Tensor> result = cond_impl(c.input(0), branch(c.subgraphs[0]), branch(c.subgraphs[1]));
+  for (std::size_t k = 0; k < wrt.size(); ++k) grads[1 + wrt[k]] = result[k];
 }
 
 }  // namespace
@@ -92,20 +91,13 @@ std::vector<Tensor> cond_impl(const Tensor& pred, const BranchFn& true_fn, const
   SubTrace then_trace = trace_subgraph(*tracer, "cond true branch", {}, {}, as_body(true_fn));
   SubTrace else_trace = trace_subgraph(*tracer, "cond false branch", {}, then_trace.captures, as_body(false_fn));
   append_captures(then_trace, else_trace);
-  auto op = make_cond_op(then_trace.graph, else_trace.graph);
   std::vector<Tensor> inputs{pred};
   inputs.insert(inputs.end(), else_trace.captures.begin(), else_trace.captures.end());
   auto assigned = then_trace.assigned;
   assigned.insert(assigned.end(), else_trace.assigned.begin(), else_trace.assigned.end());
-  return tracer->add_structured(op, inputs, {}, {then_trace.graph, else_trace.graph}, assigned);
+  return tracer->add_structured(OpRegistry::global().get("cond"), inputs, {}, {then_trace.graph, else_trace.graph},
+                                assigned);
 }
-
-std::shared_ptr<const OpDef> make_while_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                           std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                           std::int64_t maximum_iterations);
-std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                                std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                                std::int64_t maximum_iterations);
 
 }  // namespace tl::detail
 
@@ -114,20 +106,17 @@ namespace tl {
 void register_control_flow_ops() {
   static std::once_flag once;
   std::call_once(once, [] {
-    graph::register_structured_op("cond", [](const Attrs&, const std::vector<std::shared_ptr<const graph::Graph>>& g) {
-      TL_CHECK(g.size() == 2, InvalidArgument, "cond: expected 2 sub-graphs, got ", g.size());
-      return detail::make_cond_op(g[0], g[1]);
-    });
-    auto loop = [](bool grad) {
-      return [grad](const Attrs& attrs, const std::vector<std::shared_ptr<const graph::Graph>>& g) {
-        TL_CHECK(g.size() == 2, InvalidArgument, "while_loop: expected 2 sub-graphs, got ", g.size());
-        auto n = attrs.get<std::int64_t>("num_vars");
-        auto max = attrs.get<std::int64_t>("maximum_iterations");
-        return grad ? detail::make_while_grad_op(g[0], g[1], n, max) : detail::make_while_op(g[0], g[1], n, max);
-      };
-    };
-    graph::register_structured_op("while_loop", loop(false));
-    graph::register_structured_op("while_grad", loop(true));
+    OpRegistry& registry = OpRegistry::global();
+    registry.op("cond")
+        .doc("runs the true or the false sub-graph on the captured inputs, chosen by a bool scalar (tf.cond)")
+        .variadic_inputs(1)
+        .subgraphs(2)
+        .outputs([](const Attrs&, Subgraphs g) { return g[0]->outputs().size(); })
+        .traits(trait::dynamic_outputs)
+        .shape_fn(detail::infer_cond)
+        .kernel(detail::run_cond)
+        .gradient(detail::cond_gradient);
+    detail::register_while_ops(registry);
   });
 }
 

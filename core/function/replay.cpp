@@ -23,12 +23,8 @@ std::vector<Tensor> replay(const graph::Graph& graph, std::span<const Tensor> in
       case graph::NodeKind::op: {
         std::vector<Tensor> args;
         for (const auto& ref : node.inputs) args.push_back(value_of(ref));
-        if (node.owned_op != nullptr) {
-          values[i] = call_structured(node.owned_op, args, node.attrs, node.subgraphs);
-        } else {
-          values[i].resize(node.outputs.size());
-          tl::execute(*node.op, args, node.attrs, values[i]);
-        }
+        values[i].resize(node.outputs.size());
+        tl::execute(*node.op, args, node.attrs, values[i], node.subgraphs);
         break;
       }
     }

@@ -47,16 +47,6 @@ TensorMeta merge_metas(const TensorMeta& a, const TensorMeta& b, bool strict, co
   return merged;
 }
 
-bool has_side_effects(const graph::Graph& graph) {
-  for (const auto& node : graph.nodes()) {
-    if (node.kind == graph::NodeKind::assign) return true;
-    if (node.kind == graph::NodeKind::op && node.op->has(trait::side_effects)) return true;
-    for (const auto& sub : node.subgraphs)
-      if (has_side_effects(*sub)) return true;
-  }
-  return false;
-}
-
 std::vector<Tensor> replay_gradient(const graph::Graph& graph, const std::vector<Tensor>& inputs,
                                     const std::vector<Tensor>& upstream, const std::vector<std::size_t>& wrt) {
   GradientTape tape(false, false);

@@ -135,28 +135,27 @@ void Tracer::set_outputs(const std::vector<Tensor>& outputs) { graph_.set_output
 
 graph::Graph Tracer::take_graph() { return std::move(graph_); }
 
-void Tracer::execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
-                     std::span<Tensor> outputs) {
+void Tracer::execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
+                     Subgraphs subgraphs) {
   TL_CHECK(OpRegistry::global().find(op.name()) == &op, InvalidArgument, op.name(),
-           ": structured ops are added with tl::cond / tl::while_loop, not through tl::execute");
-  std::vector<graph::ValueRef> values = graph_.add_op(op, refs(inputs), attrs);
+           ": only ops of the registry can be traced (this OpDef is not OpRegistry::global()'s '", op.name(), "')");
+  std::vector<graph::ValueRef> values =
+      graph_.add_op(op, refs(inputs), attrs, {subgraphs.begin(), subgraphs.end()});
   for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i] = symbolic(values[i]);
 }
 
-std::vector<Tensor> Tracer::add_structured(std::shared_ptr<const OpDef> op, std::span<const Tensor> inputs,
-                                           const Attrs& attrs,
+std::vector<Tensor> Tracer::add_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
                                            std::vector<std::shared_ptr<const graph::Graph>> subgraphs,
-                                           const std::vector<std::shared_ptr<VariableState>>& assigned) {
-  const OpDef& def = *op;
-  std::vector<graph::ValueRef> values = graph_.add_op(std::move(op), refs(inputs), attrs, std::move(subgraphs));
-  std::vector<Tensor> outputs;
-  for (const auto& value : values) outputs.push_back(symbolic(value));
+                                           const std::vector<std::shared_ptr<VariableState>>& assigned,
+                                           std::shared_ptr<const void> resource) {
+  TL_CHECK(active_interceptor() == this, InvalidArgument, op.name(), ": added to a trace that is not the active one");
+  std::vector<Tensor> outputs(op.num_outputs(attrs, subgraphs));
+  tl::execute(op, inputs, attrs, outputs, subgraphs);
+  graph_.mutable_node(graph_.num_nodes() - 1).resource = std::move(resource);
   for (const auto& variable : assigned) {  // later reads must see the value after the structured node ran
     variables_.erase(variable.get());
     if (parent_ != nullptr) assigned_.push_back(variable);
   }
-  auto& observers = active_observers();
-  for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(def, inputs, attrs, outputs);
   return outputs;
 }
 
@@ -199,11 +198,10 @@ void Tracer::on_variable_created(const VariableState& variable) {
            "it outside the function, or once (e.g. when a layer builds), and reuse it");
 }
 
-std::vector<Tensor> call_structured(std::shared_ptr<const OpDef> op, std::span<const Tensor> inputs,
-                                    const Attrs& attrs, std::vector<std::shared_ptr<const graph::Graph>> subgraphs) {
-  if (Tracer* tracer = Tracer::current()) return tracer->add_structured(std::move(op), inputs, attrs, std::move(subgraphs), {});
-  std::vector<Tensor> outputs(static_cast<std::size_t>(op->num_outputs()));
-  tl::execute(*op, inputs, attrs, outputs);
+std::vector<Tensor> call_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
+                                    Subgraphs subgraphs) {
+  std::vector<Tensor> outputs(op.num_outputs(attrs, subgraphs));
+  tl::execute(op, inputs, attrs, outputs, subgraphs);
   return outputs;
 }
 

@@ -9,16 +9,9 @@
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/math.h"
 #include "tracelab/ops/reduce.h"
-#include "tracelab/registry/op_def.h"
+#include "tracelab/registry/registry.h"
 
 namespace tl::detail {
-
-std::shared_ptr<const OpDef> make_while_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                           std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                           std::int64_t maximum_iterations);
-std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                                std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                                std::int64_t maximum_iterations);
 
 namespace {
 
@@ -49,10 +42,16 @@ std::vector<Tensor> eager_loop(const LoopCondFn& cond, const LoopBodyFn& body, s
   return vars;
 }
 
-struct LoopRuntime {
-  std::shared_ptr<const graph::Graph> cond_graph, body_graph;
+/// Per node: executors for the cond and the body.
+struct LoopState final : KernelState {
   std::unique_ptr<graph::Executor> cond_exec, body_exec;
 };
+
+std::int64_t num_vars_of(const Attrs& attrs) {
+  std::int64_t n = attrs.get<std::int64_t>("num_vars");
+  TL_CHECK(n >= 0, InvalidArgument, "while_loop: num_vars must be >= 0, got ", n);
+  return n;
+}
 
 /// The metas of the loop variables: the body graph's first inputs.
 std::vector<TensorMeta> loop_metas(const graph::Graph& body, std::int64_t num_vars) {
@@ -76,106 +75,119 @@ std::vector<Tensor> subgraph_loop(const graph::Graph& cond, const graph::Graph& 
                     maximum_iterations);
 }
 
-}  // namespace
-
-std::shared_ptr<const OpDef> make_while_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                           std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                           std::int64_t maximum_iterations) {
-  std::vector<TensorMeta> metas = loop_metas(*body_graph, num_vars);
-  const std::size_t num_inputs = body_graph->inputs().size();
-  bool effects = has_side_effects(*cond_graph) || has_side_effects(*body_graph);
-  auto runtime = std::make_shared<LoopRuntime>();
-  runtime->cond_graph = cond_graph;
-  runtime->body_graph = body_graph;
-  auto op = std::make_shared<OpDef>("while_loop");
-  op->doc("repeats the body sub-graph on the loop variables while the cond sub-graph is true (tf.while_loop)")
-      .variadic_inputs(0)
-      .outputs(static_cast<int>(metas.size()))
-      .traits(trait::dynamic_outputs | (effects ? trait::side_effects : 0u))
-      .attr<std::int64_t>("num_vars", true)
-      .attr<std::int64_t>("maximum_iterations", true)
-      .shape_fn([metas, num_inputs](ShapeContext& c) {
-        TL_CHECK(c.inputs.size() == num_inputs, InvalidArgument, "while_loop: expected ", num_inputs,
-                 " inputs (loop variables + captures), got ", c.inputs.size());
-        for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
-      })
-      .kernel([runtime, num_vars, maximum_iterations](KernelContext& c) {
-        auto n = static_cast<std::size_t>(num_vars);
-        if (!runtime->cond_exec) runtime->cond_exec = std::make_unique<graph::Executor>(runtime->cond_graph);
-        if (!runtime->body_exec) runtime->body_exec = std::make_unique<graph::Executor>(runtime->body_graph);
-        std::vector<Tensor> args(c.inputs.begin(), c.inputs.end());
-        for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
-          if (!loop_condition(runtime->cond_exec->run(args).at(0))) break;
-          std::vector<Tensor> next = runtime->body_exec->run(args);
-          for (std::size_t k = 0; k < n; ++k) args[k] = std::move(next[k]);
-        }
-        for (std::size_t k = 0; k < n; ++k) c.outputs[k] = args[k];
-      })
-      .gradient([cond_graph, body_graph, num_vars, maximum_iterations](const GradContext& c,
-                                                                         std::span<Tensor> grads) {
-        std::vector<Tensor> inputs(c.inputs.begin(), c.inputs.end());
-        inputs.insert(inputs.end(), c.grads.begin(), c.grads.end());
-        Attrs attrs{{"num_vars", num_vars}, {"maximum_iterations", maximum_iterations}};
-        auto grad_op = make_while_grad_op(cond_graph, body_graph, num_vars, maximum_iterations);
-        std::vector<Tensor> result = call_structured(grad_op, inputs, attrs, {cond_graph, body_graph});
-        for (std::size_t i = 0; i < c.inputs.size(); ++i)
-          if (c.inputs[i].dtype() == DType::float32) grads[i] = result[i];
-      });
-  return op;
+void infer_while(ShapeContext& c) {
+  const graph::Graph& cond = *c.subgraphs[0];
+  const graph::Graph& body = *c.subgraphs[1];
+  std::vector<TensorMeta> metas = loop_metas(body, num_vars_of(c.attrs));
+  const auto body_inputs = body.inputs();
+  TL_CHECK(cond.inputs().size() == body_inputs.size(), InvalidArgument, "while_loop: the cond takes ",
+           cond.inputs().size(), " inputs and the body ", body_inputs.size());
+  TL_CHECK(c.inputs.size() == body_inputs.size(), InvalidArgument, "while_loop: expected ", body_inputs.size(),
+           " inputs (loop variables + captures), got ", c.inputs.size());
+  for (std::size_t i = 0; i < body_inputs.size(); ++i) {
+    const TensorMeta& want = body.meta(body_inputs[i]);
+    TL_CHECK(c.input(i).dtype == want.dtype && c.input(i).shape.is_compatible_with(want.shape), InvalidArgument,
+             "while_loop: input ", i, " is ", meta_str(c.input(i)), " but the body takes ", meta_str(want));
+  }
+  for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
 }
 
-std::shared_ptr<const OpDef> make_while_grad_op(std::shared_ptr<const graph::Graph> cond_graph,
-                                                std::shared_ptr<const graph::Graph> body_graph, std::int64_t num_vars,
-                                                std::int64_t maximum_iterations) {
-  std::vector<TensorMeta> metas;
-  for (const auto& ref : body_graph->inputs()) metas.push_back(body_graph->meta(ref));
-  auto op = std::make_shared<OpDef>("while_grad");
-  op->doc("gradient of a while_loop: re-runs the loop under a tape on the forward inputs and the upstream grads")
+void run_while(KernelContext& c) {
+  auto n = static_cast<std::size_t>(num_vars_of(c.attrs));
+  const std::int64_t maximum_iterations = c.attrs.get<std::int64_t>("maximum_iterations");
+  auto& state = c.state<LoopState>();
+  if (!state.cond_exec) state.cond_exec = std::make_unique<graph::Executor>(c.subgraphs[0]);
+  if (!state.body_exec) state.body_exec = std::make_unique<graph::Executor>(c.subgraphs[1]);
+  std::vector<Tensor> args(c.inputs.begin(), c.inputs.end());
+  for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
+    if (!loop_condition(state.cond_exec->run(args).at(0))) break;
+    std::vector<Tensor> next = state.body_exec->run(args);
+    for (std::size_t k = 0; k < n; ++k) args[k] = std::move(next[k]);
+  }
+  for (std::size_t k = 0; k < n; ++k) c.outputs[k] = args[k];
+}
+
+/// A while_grad node on the forward inputs and the upstream gradients.
+void while_gradient(const GradContext& c, std::span<Tensor> grads) {
+  std::vector<Tensor> inputs(c.inputs.begin(), c.inputs.end());
+  inputs.insert(inputs.end(), c.grads.begin(), c.grads.end());
+  std::vector<Tensor> result = call_structured(OpRegistry::global().get("while_grad"), inputs, c.attrs, c.subgraphs);
+  for (std::size_t i = 0; i < c.inputs.size(); ++i)
+    if (c.inputs[i].dtype() == DType::float32) grads[i] = result[i];
+}
+
+void infer_while_grad(ShapeContext& c) {
+  const graph::Graph& body = *c.subgraphs[1];
+  const auto body_inputs = body.inputs();
+  const auto n = static_cast<std::size_t>(num_vars_of(c.attrs));
+  TL_CHECK(n <= body_inputs.size(), InvalidArgument, "while_grad: ", n, " loop variables but the body has ",
+           body_inputs.size(), " inputs");
+  TL_CHECK(c.inputs.size() == body_inputs.size() + n, InvalidArgument, "while_grad: expected ",
+           body_inputs.size() + n, " inputs, got ", c.inputs.size());
+  for (std::size_t i = 0; i < body_inputs.size(); ++i) c.output(i) = body.meta(body_inputs[i]);
+}
+
+/// Re-runs the loop under a tape on the forward inputs; d(sum <final vars, upstream>)/d(inputs).
+void run_while_grad(KernelContext& c) {
+  PauseRecording pause;  // outer tapes must not record the inner loop
+  auto n = static_cast<std::size_t>(num_vars_of(c.attrs));
+  const std::int64_t maximum_iterations = c.attrs.get<std::int64_t>("maximum_iterations");
+  const std::size_t count = c.outputs.size();
+  std::vector<Tensor> forward(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(count));
+  std::vector<Tensor> upstream(c.inputs.begin() + static_cast<std::ptrdiff_t>(count), c.inputs.end());
+  // One source per input even when the graph passes one tensor twice (a loop variable that starts as a
+  // captured tensor): the tape tells sources apart by identity, so without a copy each would get both sums.
+  for (Tensor& t : forward)
+    if (t.dtype() == DType::float32) t = identity(t);
+  std::vector<std::size_t> wrt;
+  GradientTape tape(false, false);
+  for (std::size_t i = 0; i < forward.size(); ++i)
+    if (forward[i].dtype() == DType::float32) {
+      tape.watch(forward[i]);
+      wrt.push_back(i);
+    }
+  std::vector<Tensor> vars(forward.begin(), forward.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<Tensor> captures(forward.begin() + static_cast<std::ptrdiff_t>(n), forward.end());
+  std::vector<Tensor> out = subgraph_loop(*c.subgraphs[0], *c.subgraphs[1], vars, captures, maximum_iterations);
+  Tensor target;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out[i].dtype() != DType::float32) continue;
+    Tensor term = reduce_sum(mul(out[i], upstream[i]));
+    target = target.defined() ? add(target, term) : term;
+  }
+  tape.stop_recording();
+  std::vector<Tensor> sources;
+  for (std::size_t i : wrt) sources.push_back(forward[i]);
+  std::vector<Tensor> grads = target.defined() ? tape.gradient(target, sources, UnconnectedGradients::zero)
+                                               : std::vector<Tensor>{};
+  for (std::size_t i = 0; i < forward.size(); ++i) c.outputs[i] = zeros_like(forward[i]);
+  for (std::size_t k = 0; k < grads.size(); ++k) c.outputs[wrt[k]] = grads[k];
+}
+
+}  // namespace
+
+void register_while_ops(OpRegistry& registry) {
+  registry.op("while_loop")
+      .doc("repeats the body sub-graph on the loop variables while the cond sub-graph is true (tf.while_loop)")
       .variadic_inputs(0)
-      .outputs(static_cast<int>(metas.size()))
+      .subgraphs(2)
+      .outputs([](const Attrs& attrs, Subgraphs) { return static_cast<std::size_t>(num_vars_of(attrs)); })
+      .traits(trait::dynamic_outputs)
+      .attr<std::int64_t>("num_vars", true)
+      .attr<std::int64_t>("maximum_iterations", true)
+      .shape_fn(infer_while)
+      .kernel(run_while)
+      .gradient(while_gradient);
+  registry.op("while_grad")
+      .doc("gradient of a while_loop: re-runs the loop under a tape on the forward inputs and the upstream grads")
+      .variadic_inputs(0)
+      .subgraphs(2)
+      .outputs([](const Attrs&, Subgraphs g) { return g[1]->inputs().size(); })
       .traits(trait::dynamic_outputs | trait::not_differentiable)
       .attr<std::int64_t>("num_vars", true)
       .attr<std::int64_t>("maximum_iterations", true)
-      .shape_fn([metas, num_vars](ShapeContext& c) {
-        TL_CHECK(c.inputs.size() == metas.size() + static_cast<std::size_t>(num_vars), InvalidArgument,
-                 "while_grad: expected ", metas.size() + static_cast<std::size_t>(num_vars), " inputs, got ",
-                 c.inputs.size());
-        for (std::size_t i = 0; i < metas.size(); ++i) c.output(i) = metas[i];
-      })
-      .kernel([cond_graph, body_graph, num_vars, maximum_iterations, count = metas.size()](KernelContext& c) {
-        PauseRecording pause;  // outer tapes must not record the inner loop
-        auto n = static_cast<std::size_t>(num_vars);
-        std::vector<Tensor> forward(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(count));
-        std::vector<Tensor> upstream(c.inputs.begin() + static_cast<std::ptrdiff_t>(count), c.inputs.end());
-        // One source per input even when the graph passes one tensor twice (a loop variable that starts as a
-        // captured tensor): the tape tells sources apart by identity, so without a copy each would get both sums.
-        for (Tensor& t : forward)
-          if (t.dtype() == DType::float32) t = identity(t);
-        std::vector<std::size_t> wrt;
-        GradientTape tape(false, false);
-        for (std::size_t i = 0; i < forward.size(); ++i)
-          if (forward[i].dtype() == DType::float32) {
-            tape.watch(forward[i]);
-            wrt.push_back(i);
-          }
-        std::vector<Tensor> vars(forward.begin(), forward.begin() + static_cast<std::ptrdiff_t>(n));
-        std::vector<Tensor> captures(forward.begin() + static_cast<std::ptrdiff_t>(n), forward.end());
-        std::vector<Tensor> out = subgraph_loop(*cond_graph, *body_graph, vars, captures, maximum_iterations);
-        Tensor target;
-        for (std::size_t i = 0; i < n; ++i) {
-          if (out[i].dtype() != DType::float32) continue;
-          Tensor term = reduce_sum(mul(out[i], upstream[i]));
-          target = target.defined() ? add(target, term) : term;
-        }
-        tape.stop_recording();
-        std::vector<Tensor> sources;
-        for (std::size_t i : wrt) sources.push_back(forward[i]);
-        std::vector<Tensor> grads = target.defined() ? tape.gradient(target, sources, UnconnectedGradients::zero)
-                                                     : std::vector<Tensor>{};
-        for (std::size_t i = 0; i < forward.size(); ++i) c.outputs[i] = zeros_like(forward[i]);
-        for (std::size_t k = 0; k < grads.size(); ++k) c.outputs[wrt[k]] = grads[k];
-      });
-  return op;
+      .shape_fn(infer_while_grad)
+      .kernel(run_while_grad);
 }
 
 std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& body, std::vector<Tensor> loop_vars,
@@ -217,14 +229,13 @@ std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& bo
            InvalidArgument, "while_loop: cond must return a bool scalar, got ",
            cond_out.empty() ? std::string("nothing") : meta_str(cond_trace.graph->meta(cond_out[0])));
   append_captures(cond_trace, body_trace);
-  auto op = make_while_op(cond_trace.graph, body_trace.graph, static_cast<std::int64_t>(metas.size()),
-                          maximum_iterations);
   std::vector<Tensor> inputs = loop_vars;
   inputs.insert(inputs.end(), body_trace.captures.begin(), body_trace.captures.end());
   auto assigned = cond_trace.assigned;
   assigned.insert(assigned.end(), body_trace.assigned.begin(), body_trace.assigned.end());
   Attrs attrs{{"num_vars", static_cast<std::int64_t>(metas.size())}, {"maximum_iterations", maximum_iterations}};
-  return tracer->add_structured(op, inputs, attrs, {cond_trace.graph, body_trace.graph}, assigned);
+  return tracer->add_structured(OpRegistry::global().get("while_loop"), inputs, attrs,
+                                {cond_trace.graph, body_trace.graph}, assigned);
 }
 
 }  // namespace tl::detail

@@ -123,7 +123,8 @@ void Executor::run_op(const Step& step) {
   for (std::size_t i = 0; i < step.num_inputs; ++i) args[i] = values_[input_ids_[step.first_input + i]];
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
-  step.op->run(args, *step.attrs, outputs);
+  step.op->run(args, *step.attrs, outputs, step.node->subgraphs,
+               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())]);
   for (Tensor& arg : args) arg = Tensor();
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
 }
@@ -147,7 +148,8 @@ void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
   for (std::size_t i = 0; i < args.size(); ++i) arg_metas_[i] = &args[i].meta();
   std::span<TensorMeta> metas(out_metas_.data(), step.num_outputs);
   for (TensorMeta& meta : metas) meta = TensorMeta{};
-  step.op->infer(std::span<const TensorMeta* const>(arg_metas_.data(), args.size()), *step.attrs, metas);
+  step.op->infer(std::span<const TensorMeta* const>(arg_metas_.data(), args.size()), *step.attrs, metas,
+                 step.node->subgraphs);
   for (std::size_t i = 0; i < step.num_outputs; ++i) {
     const TensorMeta& want = *value_meta_[step.first_output + i];
     TL_CHECK(metas[i].dtype == want.dtype && metas[i].shape.is_compatible_with(want.shape), ShapeError,

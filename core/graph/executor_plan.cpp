@@ -101,6 +101,7 @@ void Executor::build_schedule() {
     }
     steps_.push_back(step);
   }
+  kernel_states_.resize(steps_.size());
   for (const ValueRef& ref : graph_->outputs()) output_ids_.push_back(base[ref.node] + ref.output);
   compute_releases(value_meta_.size(), value_node);
   specializes_ = !static_ && std::none_of(steps_.begin(), steps_.end(), [](const Step& s) { return s.dynamic_outputs; });
@@ -142,7 +143,7 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
         args.clear();
         for (std::size_t i = 0; i < step.num_inputs; ++i) args.push_back(&plan->metas[input_ids_[step.first_input + i]]);
         std::span<TensorMeta> outs(out, step.num_outputs);
-        step.op->infer(args, *step.attrs, outs);
+        step.op->infer(args, *step.attrs, outs, node.subgraphs);
         for (std::size_t i = 0; i < step.num_outputs; ++i) {
           const TensorMeta& want = *value_meta_[step.first_output + i];
           TL_CHECK(outs[i].dtype == want.dtype && outs[i].shape.is_compatible_with(want.shape) &&

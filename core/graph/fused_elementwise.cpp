@@ -233,21 +233,26 @@ void gradient(const Program& program, const GradContext& c, std::span<Tensor> d)
   }
 }
 
+/// The program of a node's body, compiled once per node (the kernel's state).
+struct FusedState final : KernelState {
+  std::shared_ptr<const Graph> body;
+  Program program;
+};
+
+const Program& program_of(const KernelContext& c) {
+  auto& state = c.state<FusedState>();
+  if (state.body != c.subgraphs[0]) {
+    state.program = compile(*c.subgraphs[0]);
+    state.body = c.subgraphs[0];
+  }
+  return state.program;
+}
+
 }  // namespace
 
-std::shared_ptr<const OpDef> fused_elementwise_op(std::shared_ptr<const Graph> body) {
-  TL_CHECK(body != nullptr, InvalidArgument, "fused_elementwise: needs a body graph");
-  auto program = std::make_shared<const Program>(compile(*body));
-  const std::size_t num_inputs = body->inputs().size();
-  auto op = std::make_shared<OpDef>("fused_elementwise");
-  op->doc("float32 elementwise ops run as one node in one pass over the data; the members are the body sub-graph; "
-          "made by the graph optimizer")
-      .variadic_inputs(1)
-      .traits(trait::elementwise)
-      .shape_fn([program, num_inputs](ShapeContext& c) { infer(*program, num_inputs, c); })
-      .kernel([program](KernelContext& c) { run(*program, c); })
-      .gradient([program](const GradContext& c, std::span<Tensor> d) { gradient(*program, c, d); });
-  return op;
+const OpDef& fused_elementwise_op() {
+  detail::register_graph_structured_ops();
+  return OpRegistry::global().get("fused_elementwise");
 }
 
 namespace detail {
@@ -255,11 +260,16 @@ namespace detail {
 void register_graph_structured_ops() {
   static std::once_flag once;
   std::call_once(once, [] {
-    register_structured_op("fused_elementwise", [](const Attrs& attrs, const std::vector<std::shared_ptr<const Graph>>& g) {
-      TL_CHECK(g.size() == 1, InvalidArgument, "fused_elementwise: expected 1 sub-graph (the body), got ", g.size());
-      TL_CHECK(attrs.empty(), InvalidArgument, "fused_elementwise: takes no attributes (its members are its body)");
-      return fused_elementwise_op(g[0]);
-    });
+    OpRegistry::global()
+        .op("fused_elementwise")
+        .doc("float32 elementwise ops run as one node in one pass over the data; the members are the body "
+             "sub-graph; made by the graph optimizer")
+        .variadic_inputs(1)
+        .subgraphs(1)
+        .traits(trait::elementwise)
+        .shape_fn([](ShapeContext& c) { infer(compile(*c.subgraphs[0]), c.subgraphs[0]->inputs().size(), c); })
+        .kernel([](KernelContext& c) { run(program_of(c), c); })
+        .gradient([](const GradContext& c, std::span<Tensor> d) { gradient(compile(*c.subgraphs[0]), c, d); });
   });
 }
 

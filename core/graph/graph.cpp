@@ -1,7 +1,6 @@
 // Graph building, accessors and the verifier. Text and JSON forms live in printer.cpp and json_*.cpp.
 #include "tracelab/graph/graph.h"
 
-#include "graph/detail/structured.h"
 #include "tracelab/registry/registry.h"
 
 namespace tl::graph {
@@ -50,28 +49,21 @@ ValueRef Graph::add_constant(const Tensor& value) {
   return {nodes_.size() - 1, 0};
 }
 
-std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs) {
+std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
+                                    std::vector<std::shared_ptr<const Graph>> subgraphs) {
   for (std::size_t i = 0; i < inputs.size(); ++i)
     TL_CHECK(contains(inputs[i]), InvalidArgument, op.name(), ": input ", i, " refers to ", inputs[i].str(),
              ", which is not in the graph (", nodes_.size(), " nodes)");
   Node node;
   node.kind = NodeKind::op;
   node.op = &op;
-  node.outputs = infer(op, inputs, attrs);  // throws before anything changes
+  node.outputs = infer(op, inputs, attrs, subgraphs);  // throws before anything changes
   node.inputs = inputs;
   node.attrs = attrs;
+  node.subgraphs = std::move(subgraphs);
   nodes_.push_back(std::move(node));
   std::vector<ValueRef> values;
   for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
-  return values;
-}
-
-std::vector<ValueRef> Graph::add_op(std::shared_ptr<const OpDef> op, const std::vector<ValueRef>& inputs,
-                                    const Attrs& attrs, std::vector<std::shared_ptr<const Graph>> subgraphs) {
-  TL_CHECK(op != nullptr, InvalidArgument, "graph: add_op got no op");
-  std::vector<ValueRef> values = add_op(*op, inputs, attrs);
-  nodes_.back().owned_op = std::move(op);
-  nodes_.back().subgraphs = std::move(subgraphs);
   return values;
 }
 
@@ -103,26 +95,24 @@ void Graph::add_assign(std::shared_ptr<tl::detail::VariableState> variable, Valu
   nodes_.push_back(std::move(node));
 }
 
-namespace {
-std::map<std::string, StructuredOpFactory, std::less<>>& structured_ops() {
-  static std::map<std::string, StructuredOpFactory, std::less<>> factories;
-  return factories;
-}
-}  // namespace
-
-void register_structured_op(const std::string& name, StructuredOpFactory factory) {
-  structured_ops()[name] = std::move(factory);
+bool has_side_effects(const Node& node) {
+  if (node.kind == NodeKind::assign) return true;
+  if (node.kind != NodeKind::op || node.op == nullptr) return false;
+  if (node.op->has(trait::side_effects) || node.op->has(trait::stateful)) return true;
+  for (const auto& sub : node.subgraphs)
+    if (has_side_effects(*sub)) return true;
+  return false;
 }
 
-const StructuredOpFactory* find_structured_op(std::string_view name) {
-  detail::register_graph_structured_ops();  // this layer's own; the layers above register theirs
-  auto it = structured_ops().find(name);
-  return it == structured_ops().end() ? nullptr : &it->second;
+bool has_side_effects(const Graph& graph) {
+  for (const auto& node : graph.nodes())
+    if (has_side_effects(node)) return true;
+  return false;
 }
 
 std::vector<ValueRef> Graph::add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
-                                    const Attrs& attrs) {
-  return add_op(OpRegistry::global().get(op_name), inputs, attrs);
+                                    const Attrs& attrs, std::vector<std::shared_ptr<const Graph>> subgraphs) {
+  return add_op(OpRegistry::global().get(op_name), inputs, attrs, std::move(subgraphs));
 }
 
 void Graph::set_outputs(std::vector<ValueRef> outputs) {
@@ -171,13 +161,13 @@ std::size_t Graph::count(NodeKind kind) const noexcept {
   return n;
 }
 
-std::vector<TensorMeta> Graph::infer(const OpDef& op, const std::vector<ValueRef>& inputs,
-                                     const Attrs& attrs) const {
+std::vector<TensorMeta> Graph::infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
+                                     Subgraphs subgraphs) const {
   std::vector<const TensorMeta*> metas;
   metas.reserve(inputs.size());
   for (const auto& value : inputs) metas.push_back(&meta(value));
-  std::vector<TensorMeta> outputs(static_cast<std::size_t>(op.num_outputs() > 0 ? op.num_outputs() : 0));
-  op.infer(metas, attrs, outputs);
+  std::vector<TensorMeta> outputs(op.num_outputs(attrs, subgraphs));
+  op.infer(metas, attrs, outputs, subgraphs);
   return outputs;
 }
 

@@ -12,6 +12,7 @@
 
 #include "graph/detail/format.h"
 #include "graph/detail/json_format.h"
+#include "graph/detail/structured.h"
 #include "tracelab/graph/graph.h"
 #include "tracelab/registry/registry.h"
 
@@ -327,38 +328,28 @@ std::vector<ValueRef> Reader::read_op_inputs(const Json& j, std::size_t index) c
 
 void Reader::read_op(const Json& j, std::size_t index) {
   std::string name = read_string(field(j, "op"), "op");
-  if (j.contains("subgraphs")) {
-    const StructuredOpFactory* factory = find_structured_op(name);
-    if (factory == nullptr)
-      fail("unknown structured op '", name, "' (a structured op is registered by the layer that defines it: ",
-           "tl::register_control_flow_ops() for cond / while_loop / while_grad, tl::data::register_dataset_loop_op() ",
-           "for dataset_loop; tracelab/tracelab.h registers them all)");
-    place_ = tl::detail::cat("node ", index, " (", name, "): ");
-    std::vector<ValueRef> inputs = read_op_inputs(field(j, "inputs"), index);
-    Attrs attrs = j.contains("attrs") ? read_attrs(j["attrs"]) : Attrs();
-    auto subgraphs = read_subgraphs(j["subgraphs"]);
-    try {
-      graph_.add_op((*factory)(attrs, subgraphs), inputs, attrs, subgraphs);
-    } catch (const Error& e) {
-      fail("shape rule: ", e.what());
-    }
-    return;
-  }
+  detail::register_graph_structured_ops();  // this layer's own; the layers above register theirs
   const OpDef* op = OpRegistry::global().find(name);
   if (op == nullptr) {
     place_.clear();
+    if (j.contains("subgraphs"))
+      fail("unknown op '", name, "' at node ", index, " (a structured op is registered by the layer that defines ",
+           "it: tl::register_control_flow_ops() for cond / while_loop / while_grad, ",
+           "tl::data::register_dataset_loop_op() for dataset_loop; tracelab/tracelab.h registers them all)");
     fail("unknown op '", name, "' at node ", index);
   }
   place_ = tl::detail::cat("node ", index, " (", name, "): ");
   std::vector<ValueRef> inputs = read_op_inputs(field(j, "inputs"), index);
   Attrs attrs = j.contains("attrs") ? read_attrs(j["attrs"]) : Attrs();
+  std::vector<std::shared_ptr<const Graph>> subgraphs;
+  if (j.contains("subgraphs")) subgraphs = read_subgraphs(j["subgraphs"]);
   const Json& outputs = field(j, "outputs");
   if (!outputs.is_array()) fail("outputs must be an array of metas, got ", brief(outputs));
   std::vector<TensorMeta> stored;
   for (std::size_t i = 0; i < outputs.size(); ++i)
     stored.push_back(read_meta(outputs[i], tl::detail::cat("output ", i), true));
   try {
-    graph_.add_op(*op, inputs, attrs);
+    graph_.add_op(*op, inputs, attrs, std::move(subgraphs));
   } catch (const Error& e) {
     fail("shape rule: ", e.what());
   }

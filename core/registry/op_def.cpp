@@ -16,8 +16,18 @@ void OpDef::check_attrs(const Attrs& attrs) const {
              spec.name, "'");
 }
 
-void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
-                  std::span<TensorMeta> outputs) const {
+std::size_t OpDef::num_outputs(const Attrs& attrs, Subgraphs subgraphs) const {
+  TL_CHECK(static_cast<int>(subgraphs.size()) == num_subgraphs_, InvalidArgument, name_, ": expected ",
+           num_subgraphs_, " sub-graph(s), got ", subgraphs.size());
+  for (std::size_t i = 0; i < subgraphs.size(); ++i)
+    TL_CHECK(subgraphs[i] != nullptr, InvalidArgument, name_, ": sub-graph ", i, " is missing");
+  if (!output_count_) return static_cast<std::size_t>(num_outputs_ > 0 ? num_outputs_ : 0);
+  check_attrs(attrs);
+  return output_count_(attrs, subgraphs);
+}
+
+void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs,
+                  Subgraphs subgraphs) const {
   auto count = static_cast<int>(inputs.size());
   if (num_inputs_ == variadic) {
     TL_CHECK(count >= min_inputs_, InvalidArgument, name_, ": expected at least ", min_inputs_, " inputs, got ",
@@ -25,17 +35,20 @@ void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
   } else {
     TL_CHECK(count == num_inputs_, InvalidArgument, name_, ": expected ", num_inputs_, " inputs, got ", count);
   }
-  TL_CHECK(static_cast<int>(outputs.size()) == num_outputs_, InvalidArgument, name_, ": expected ", num_outputs_,
-           " outputs, got ", outputs.size());
   check_attrs(attrs);
+  const std::size_t expected = num_outputs(attrs, subgraphs);
+  TL_CHECK(outputs.size() == expected, InvalidArgument, name_, ": expected ", expected, " outputs, got ",
+           outputs.size());
   TL_CHECK(static_cast<bool>(shape_fn_), InvalidArgument, name_, ": op has no shape rule");
-  ShapeContext context{*this, inputs, attrs, outputs};
+  ShapeContext context{*this, inputs, attrs, outputs, subgraphs};
   shape_fn_(context);
 }
 
-void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs) const {
+void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs,
+                std::unique_ptr<KernelState>* state) const {
   TL_CHECK(static_cast<bool>(kernel_), InvalidArgument, name_, ": op has no kernel");
-  KernelContext context{*this, inputs, attrs, outputs};
+  std::unique_ptr<KernelState> call_state;
+  KernelContext context{*this, inputs, attrs, outputs, subgraphs, state != nullptr ? state : &call_state};
   kernel_(context);
 }
 

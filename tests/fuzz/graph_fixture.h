@@ -1,7 +1,7 @@
 // What fuzz_graph_json and the seed generator share: the process state a loaded graph may refer to.
 //
 //   const tl::data::Dataset& ds = tl::fuzz::graph_dataset();   // call first: datasets get ids in creation order
-//   tl::fuzz::register_structured_ops();                         // cond, while_loop, dataset_loop load from JSON
+//   tl::fuzz::register_structured_ops();                         // dataset_loop nodes then find that dataset
 //
 // A dataset_loop node names its dataset by id, and ids count up from process start; the seed generator and the
 // fuzz target create this dataset before any other, so a seed's id refers to it in the fuzzer too.
@@ -20,7 +20,8 @@ inline const data::Dataset& graph_dataset() {
   return *dataset;
 }
 
-/// Structured ops register their JSON factories when first traced; trace each once.
+/// Traces each structured op once; the for_each trace also lets dataset_loop nodes find graph_dataset() by id (a
+/// dataset is found only once a trace has named it).
 inline void register_structured_ops() {
   auto f = function([](const Tensor& x) {
     Tensor y = cond(greater(reduce_sum(x), 0.f), [&] { return x; }, [&] { return neg(x); });

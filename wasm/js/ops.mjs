@@ -1,4 +1,5 @@
-// Ops in TF.js' spelling. Every registry op is callable by name (tl.op('reduce_sum', [x], {axes: [1]})) and as a
+// Ops in TF.js' spelling. Every registry op (but the structured ones, whose nodes hold sub-graphs: cond,
+// while_loop, while_grad, dataset_loop, fused_elementwise) is callable by name (tl.op('reduce_sum', [x], {axes: [1]})) and as a
 // camelCase function taking tensors then an optional attribute object (tl.ops.clipByValue(x, lo, hi)); the
 // common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)) and
 // chainable methods (x.add(y).relu()). Numbers and nested arrays become tensors of the first tensor's dtype.
@@ -29,6 +30,9 @@ export function makeOps(engine, makeTensor, isVariable) {
   function op(name, inputs, attrs = {}) {
     const info = infos.get(name);
     if (!info) throw new InvalidArgument(`unknown op '${name}'`);
+    if (info.subgraphs > 0)
+      throw new InvalidArgument(`${name}: a structured op (each node holds ${info.subgraphs} sub-graph(s)); ` +
+        'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
@@ -47,9 +51,10 @@ export function makeOps(engine, makeTensor, isVariable) {
     }
   }
 
-  // tl.ops.<camelName>(...inputs, attrs?) for every registry op.
+  // tl.ops.<camelName>(...inputs, attrs?) for every registry op that is not structured.
   const ops = {};
   for (const [name, info] of infos) {
+    if (info.subgraphs > 0) continue;
     ops[camel(name)] = (...args) => {
       const last = args[args.length - 1];
       const hasAttrs = args.length > 0 && last && typeof last === 'object' && last.constructor === Object;

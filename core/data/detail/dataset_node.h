@@ -81,11 +81,6 @@ std::string spec_str(const std::vector<TensorSpec>& spec);
 
 // ---- the in-graph loop (loop_op.cpp) ----
 
-/// The structured op that runs a whole for_each: inputs are the loop state then the body's captures; the
-/// body graph takes the element components, the state and the captures and returns the next state.
-std::shared_ptr<const OpDef> make_dataset_loop_op(std::shared_ptr<const DatasetNode> dataset,
-                                                  std::shared_ptr<const graph::Graph> body,
-                                                  std::int64_t num_components, std::int64_t num_state);
 /// Remembers `dataset` (weakly) under its id, so a graph loaded from JSON in this process can find it.
 void remember_dataset(const std::shared_ptr<const DatasetNode>& dataset);
 

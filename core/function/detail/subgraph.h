@@ -1,5 +1,6 @@
 // Helpers shared by tl::cond and tl::while_loop: tracing a callable into a sub-graph of the active trace,
-// merging the metas of values that must agree, and the gradient of a sub-graph by replay under a tape.
+// merging the metas of values that must agree, the gradient of a sub-graph by replay under a tape, and the
+// registration of the loop ops.
 #pragma once
 
 #include <functional>
@@ -33,8 +34,8 @@ void append_captures(SubTrace& first, const SubTrace& second);
 /// Known dims that differ are an error when `strict` (cond outputs), relaxed otherwise (loop vars).
 TensorMeta merge_metas(const TensorMeta& a, const TensorMeta& b, bool strict, const std::string& what);
 
-/// True when a graph (or one of its sub-graphs) assigns a variable or has an op with side effects.
-bool has_side_effects(const graph::Graph& graph);
+/// Registers while_loop and while_grad (while_loop.cpp); register_control_flow_ops() calls it once.
+void register_while_ops(OpRegistry& registry);
 
 /// d(sum_i <outputs_i, upstream_i>)/d(inputs[i]) for the float inputs listed in `wrt`, where outputs =
 /// replay(graph, inputs); unconnected inputs get zeros. Runs under a fresh tape (eagerly or traced).

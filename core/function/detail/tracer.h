@@ -61,15 +61,17 @@ class Tracer final : public OpInterceptor {
   /// Number of nodes recorded so far.
   std::size_t num_nodes() const noexcept { return graph_.num_nodes(); }
 
-  /// Adds a structured op (cond, while_loop) on `inputs`; returns its symbolic outputs and lets active
-  /// tapes record it. `nested` are the tracers whose sub-graphs it holds (their assignments invalidate reads).
-  std::vector<Tensor> add_structured(std::shared_ptr<const OpDef> op, std::span<const Tensor> inputs,
-                                     const Attrs& attrs, std::vector<std::shared_ptr<const graph::Graph>> subgraphs,
-                                     const std::vector<std::shared_ptr<VariableState>>& assigned);
+  /// Adds a node of structured op `op` (cond, while_loop, dataset_loop) holding `subgraphs` through the funnel
+  /// (so active tapes record it) and returns its symbolic outputs. `assigned`: the variables its sub-graphs
+  /// assign (later reads must re-read them); `resource`: what the node keeps alive (a dataset).
+  std::vector<Tensor> add_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
+                                     std::vector<std::shared_ptr<const graph::Graph>> subgraphs,
+                                     const std::vector<std::shared_ptr<VariableState>>& assigned,
+                                     std::shared_ptr<const void> resource = nullptr);
 
   // OpInterceptor
-  void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
-               std::span<Tensor> outputs) override;
+  void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
+               Subgraphs subgraphs) override;
   Tensor read_variable(const std::shared_ptr<VariableState>& variable) override;
   void assign_variable(const std::shared_ptr<VariableState>& variable, const Tensor& value) override;
   void on_variable_created(const VariableState& variable) override;
@@ -95,9 +97,10 @@ class Tracer final : public OpInterceptor {
   std::vector<OpObserver*> saved_observers_;
 };
 
-/// Adds a structured op when tracing, or runs it eagerly through the funnel (so tapes record it).
-std::vector<Tensor> call_structured(std::shared_ptr<const OpDef> op, std::span<const Tensor> inputs,
-                                    const Attrs& attrs, std::vector<std::shared_ptr<const graph::Graph>> subgraphs);
+/// Runs structured op `op` with `subgraphs` through the funnel: a node of the active trace, or eagerly (tapes
+/// record it either way).
+std::vector<Tensor> call_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
+                                    Subgraphs subgraphs);
 
 /// Runs `graph` node by node through the funnel on `inputs`: eagerly (tapes record each op) or, inside a
 /// trace, inlined into the active graph. Used to differentiate through Function calls and sub-graphs.

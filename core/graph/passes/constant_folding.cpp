@@ -14,7 +14,7 @@ namespace {
 constexpr std::int64_t kMaxFoldedElements = std::int64_t{1} << 20;
 
 bool foldable(const Node& node, const Graph& target, const std::vector<ValueRef>& inputs) {
-  if (!detail::is_registry_op(node) || detail::has_effects(node) || node.op->has(trait::dynamic_outputs) ||
+  if (!detail::is_registry_op(node) || has_side_effects(node) || node.op->has(trait::dynamic_outputs) ||
       node.outputs.empty())
     return false;
   for (const ValueRef& v : inputs)

@@ -49,8 +49,8 @@ std::string constant_key(const Tensor& value) {
 }
 
 bool mergeable_op(const Node& node) {
-  return node.kind == NodeKind::op && node.op != nullptr && node.owned_op == nullptr && node.subgraphs.empty() &&
-         !detail::has_effects(node);
+  return node.kind == NodeKind::op && node.op != nullptr && node.subgraphs.empty() &&
+         !has_side_effects(node);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace tl::graph {
 namespace {
 
 bool fusible(const Graph& g, const Node& node) {
-  if (!detail::is_registry_op(node) || detail::has_effects(node) || !node.op->has(trait::elementwise) ||
+  if (!detail::is_registry_op(node) || has_side_effects(node) || !node.op->has(trait::elementwise) ||
       !node.attrs.empty() || !node.op->has_gradient() || node.outputs.size() != 1 ||
       node.outputs[0].dtype != DType::float32 || node.inputs.empty())
     return false;
@@ -92,7 +92,7 @@ Graph fuse_elementwise(const Graph& g) {
       continue;
     }
     auto [body, externals] = body_of(g, tree_at[i]);
-    rw.alias(i, rw.target().add_op(fused_elementwise_op(body), rw.map(externals), {}, {body}));
+    rw.alias(i, rw.target().add_op(fused_elementwise_op(), rw.map(externals), {}, {body}));
   }
   return rw.finish();
 }

@@ -12,7 +12,7 @@ Graph prune(const Graph& g) {
   for (const ValueRef& v : g.outputs()) live[v.node] = true;
   for (std::size_t i = n; i-- > 0;) {
     const Node& node = g.node(i);
-    if (node.kind == NodeKind::input || detail::has_effects(node)) live[i] = true;
+    if (node.kind == NodeKind::input || has_side_effects(node)) live[i] = true;
     if (!live[i]) continue;
     for (const ValueRef& v : node.inputs) live[v.node] = true;
   }

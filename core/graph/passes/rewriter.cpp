@@ -28,10 +28,8 @@ void Rewriter::copy(std::size_t index) {
     case NodeKind::variable: values = {target_.add_variable(node.variable)}; break;
     case NodeKind::assign: target_.add_assign(node.variable, map(node.inputs[0])); break;
     case NodeKind::op:
-      if (node.owned_op != nullptr)
-        values = target_.add_op(node.owned_op, map(node.inputs), node.attrs, node.subgraphs);
-      else
-        values = target_.add_op(*node.op, map(node.inputs), node.attrs);
+      values = target_.add_op(*node.op, map(node.inputs), node.attrs, node.subgraphs);
+      target_.mutable_node(target_.num_nodes() - 1).resource = node.resource;
       break;
   }
   map_[index] = std::move(values);
@@ -74,18 +72,8 @@ std::vector<std::optional<std::size_t>> sole_users(const Graph& g) {
   return users;
 }
 
-bool has_effects(const Node& node) {
-  if (node.kind == NodeKind::assign) return true;
-  if (node.kind != NodeKind::op || node.op == nullptr) return false;
-  if (node.op->has(trait::side_effects) || node.op->has(trait::stateful)) return true;
-  for (const auto& subgraph : node.subgraphs)
-    for (const Node& inner : subgraph->nodes())
-      if (has_effects(inner)) return true;
-  return false;
-}
-
 bool is_registry_op(const Node& node) {
-  return node.kind == NodeKind::op && node.op != nullptr && node.owned_op == nullptr &&
+  return node.kind == NodeKind::op && node.op != nullptr && node.subgraphs.empty() &&
          OpRegistry::global().find(node.op->name()) == node.op;
 }
 

@@ -29,7 +29,7 @@ class Rewriter {
   ValueRef map(ValueRef old) const;
   /// map() of each value.
   std::vector<ValueRef> map(const std::vector<ValueRef>& old) const;
-  /// Copies source node `index` with remapped inputs (keeping owned_op and sub-graphs of structured ops).
+  /// Copies source node `index` with remapped inputs (keeping the sub-graphs and resource of structured ops).
   void copy(std::size_t index);
   /// Makes source node `index`'s outputs stand for `values` (one per output) of the new graph.
   void alias(std::size_t index, std::vector<ValueRef> values);
@@ -51,10 +51,8 @@ std::vector<std::vector<bool>> output_flags(const Graph& g);
 /// output), the index of that node; otherwise nothing. The fusion passes absorb such values.
 std::vector<std::optional<std::size_t>> sole_users(const Graph& g);
 
-/// True for nodes that must run even when nothing uses them: assign, ops with side_effects or stateful, and
-/// structured ops whose sub-graphs contain such nodes.
-bool has_effects(const Node& node);
-/// True for an op node whose op is the registry's op of that name (not a structured or test-local op).
+/// True for an op node without sub-graphs whose op is the registry's op of that name (not a structured op, not a
+/// test-local OpDef).
 bool is_registry_op(const Node& node);
 /// True when `value` is produced by a constant node of `g`.
 bool is_constant(const Graph& g, ValueRef value);

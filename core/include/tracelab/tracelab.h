@@ -51,8 +51,10 @@
 #include "tracelab/version.h"
 
 namespace tl::detail {
-/// The structured ops of every layer (cond, while_loop, while_grad, dataset_loop) are registered before main in
-/// any program that includes this header, so Graph::from_json rebuilds them in a process that never traced one.
-/// The umbrella is the one place that may reach every layer; lower layers register their own on first use.
-inline const bool structured_ops_registered = (register_control_flow_ops(), data::register_dataset_loop_op(), true);
+/// The structured ops of every layer (fused_elementwise, cond, while_loop, while_grad, dataset_loop) are in the op
+/// registry before main in any program that includes this header, so Graph::from_json and registry walks find them
+/// in a process that never traced one. The umbrella is the one place that may reach every layer; each layer also
+/// registers its own on first use.
+inline const bool structured_ops_registered =
+    (graph::fused_elementwise_op(), register_control_flow_ops(), data::register_dataset_loop_op(), true);
 }  // namespace tl::detail

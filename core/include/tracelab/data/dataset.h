@@ -128,8 +128,8 @@ void for_each(const Dataset& dataset, const LoopBodyFn& body);
 /// must return as many tensors as the state, with equal dtypes; a dim that changes becomes unknown (traced).
 std::vector<Tensor> for_each(const Dataset& dataset, std::vector<Tensor> initial_state, const ReduceFn& body);
 
-/// Registers this layer's structured op, dataset_loop, with the graph layer, so that Graph::from_json can rebuild
-/// it (once per process; for_each calls it, and so does tracelab/tracelab.h before main).
+/// Registers this layer's structured op, dataset_loop, in OpRegistry::global() (once per process; for_each calls
+/// it, and so does tracelab/tracelab.h before main, so Graph::from_json finds it).
 void register_dataset_loop_op();
 
 }  // namespace tl::data

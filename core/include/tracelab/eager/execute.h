@@ -23,7 +23,7 @@ class OpObserver {
  public:
   virtual ~OpObserver() = default;
   virtual void on_executed(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
-                           std::span<const Tensor> outputs) = 0;
+                           std::span<const Tensor> outputs, Subgraphs subgraphs) = 0;
 };
 
 /// Takes over op execution while a function is being traced: instead of computing, the tracer adds a graph
@@ -33,8 +33,8 @@ class OpInterceptor {
  public:
   virtual ~OpInterceptor() = default;
   /// Records `op` on `inputs` (weak scalars already aligned) and fills `outputs` with symbolic tensors.
-  virtual void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
-                       std::span<Tensor> outputs) = 0;
+  virtual void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
+                       Subgraphs subgraphs) = 0;
   /// The value a read of `variable` has at this point of the traced function.
   virtual Tensor read_variable(const std::shared_ptr<detail::VariableState>& variable) = 0;
   /// Records `variable = value` (dtype and shape already checked).
@@ -63,9 +63,11 @@ class SuspendInterception {
 };
 }  // namespace detail
 
-/// Runs `op` on `inputs` with `attrs`, writing `op.num_outputs()` results into `outputs`.
+/// Runs `op` on `inputs` with `attrs` (and, for a structured op, its sub-graphs), writing
+/// `op.num_outputs(attrs, subgraphs)` results into `outputs`.
 /// Errors (bad shapes, dtypes, attributes, values) are typed exceptions thrown before any output is visible.
-void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs);
+void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
+             Subgraphs subgraphs = {});
 /// Single-output convenience form.
 Tensor execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});
 Tensor execute(const OpDef& op, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});

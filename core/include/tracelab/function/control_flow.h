@@ -42,9 +42,9 @@ auto cond(const Tensor& pred, TrueFn true_fn, FalseFn false_fn) {
   }
 }
 
-/// Registers the structured ops of this layer — cond, while_loop, while_grad — with the graph layer, so that
-/// Graph::from_json can rebuild them (once per process; tl::cond and tl::while_loop call it, and so does
-/// tracelab/tracelab.h before main, so a process that never traced one can load a graph holding them).
+/// Registers the structured ops of this layer — cond, while_loop, while_grad — in OpRegistry::global() (once per
+/// process; tl::cond and tl::while_loop call it, and so does tracelab/tracelab.h before main, so a process that
+/// never traced one can load a graph holding them from JSON).
 void register_control_flow_ops();
 
 /// Options of tl::while_loop.

@@ -128,6 +128,7 @@ class Executor {
   bool static_ = false;
   bool specializes_ = false;
   std::vector<std::unique_ptr<Plan>> plans_;  ///< static: the one plan; specializing: most recent last
+  std::vector<std::unique_ptr<KernelState>> kernel_states_;  ///< per step: what its kernel keeps between calls
   Plan* last_plan_ = nullptr;
 
   // Per-call state: kept between calls so a call needs no heap allocation for it.

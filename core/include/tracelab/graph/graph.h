@@ -37,7 +37,7 @@ struct ValueRef {
 enum class NodeKind : std::uint8_t {
   input,     ///< a function argument: a name and a meta whose dims may be -1 (unknown)
   constant,  ///< a concrete tensor baked into the graph
-  op,        ///< an op applied to earlier values (from the registry, or a structured op owning sub-graphs)
+  op,        ///< a registry op applied to earlier values (a structured op's node also holds its sub-graphs)
   variable,  ///< reads a captured Variable (by handle) at this point of the schedule; one output
   assign,    ///< writes its one input into a captured Variable, in place; no outputs, never pruned
 };
@@ -54,8 +54,8 @@ struct Node {
   Attrs attrs;                         ///< ops: the attributes
   std::vector<TensorMeta> outputs;     ///< the meta of each output
   std::shared_ptr<tl::detail::VariableState> variable;  ///< variable/assign nodes: the captured handle
-  std::shared_ptr<const OpDef> owned_op;               ///< structured ops (cond, while): keeps `op` alive
   std::vector<std::shared_ptr<const Graph>> subgraphs;  ///< structured ops: branch / cond / body graphs
+  std::shared_ptr<const void> resource;                 ///< what an attribute names by id (a dataset), kept alive
 
   /// "input", "const" or the op's name.
   std::string_view label() const noexcept;
@@ -69,16 +69,14 @@ class Graph {
   /// Adds a constant. Throws InvalidArgument for an empty handle or a symbolic tensor. A weak scalar loses its
   /// weakness: graph values have a fixed dtype (the tracer aligns weak scalars before recording an op).
   ValueRef add_constant(const Tensor& value);
-  /// Adds `op` applied to `inputs` with `attrs`, after running its shape rule on the input metas; returns one
-  /// value per output. Errors (bad refs: InvalidArgument; shape rule: ShapeError, DTypeError, ...) propagate
-  /// and leave the graph unchanged.
-  std::vector<ValueRef> add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs = {});
+  /// Adds `op` applied to `inputs` with `attrs` (and, for a structured op, the sub-graphs the node holds), after
+  /// running its shape rule on the input metas; returns one value per output. Errors (bad refs:
+  /// InvalidArgument; shape rule: ShapeError, DTypeError, ...) propagate and leave the graph unchanged.
+  std::vector<ValueRef> add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs = {},
+                               std::vector<std::shared_ptr<const Graph>> subgraphs = {});
   /// The same with the op looked up in OpRegistry::global() by name.
   std::vector<ValueRef> add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
-                               const Attrs& attrs = {});
-  /// Adds a structured op (control flow): `op` is not in the registry, the node owns it and its sub-graphs.
-  std::vector<ValueRef> add_op(std::shared_ptr<const OpDef> op, const std::vector<ValueRef>& inputs,
-                               const Attrs& attrs, std::vector<std::shared_ptr<const Graph>> subgraphs);
+                               const Attrs& attrs = {}, std::vector<std::shared_ptr<const Graph>> subgraphs = {});
   /// Adds a read of a captured variable; its value is the variable's value when the node runs.
   ValueRef add_variable(std::shared_ptr<tl::detail::VariableState> variable);
   /// Adds an assignment of `value` to a captured variable (dtype and shape must match the variable's).
@@ -120,23 +118,19 @@ class Graph {
   static Graph from_json(std::string_view text);
 
  private:
-  std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs) const;
+  std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
+                                Subgraphs subgraphs) const;
   void verify_node(std::size_t index) const;
 
   std::vector<Node> nodes_;
   std::vector<ValueRef> outputs_;
 };
 
-/// Rebuilds a structured op (cond, while_loop) from its attributes and sub-graphs when a graph is loaded from
-/// JSON. The layer that defines a structured op registers its factory, once per process: the function layer
-/// (tl::register_control_flow_ops) and the data layer (tl::data::register_dataset_loop_op); tracelab/tracelab.h
-/// registers every layer's before main.
-using StructuredOpFactory = std::function<std::shared_ptr<const OpDef>(
-    const Attrs& attrs, const std::vector<std::shared_ptr<const Graph>>& subgraphs)>;
-/// Registers (or replaces) the factory for structured op `name`.
-void register_structured_op(const std::string& name, StructuredOpFactory factory);
-/// The factory for `name`, or nullptr.
-const StructuredOpFactory* find_structured_op(std::string_view name);
+/// True when the graph (or a sub-graph of one of its nodes) assigns a variable or runs an op with side effects.
+bool has_side_effects(const Graph& graph);
+/// True when the node must run even if nothing uses its outputs: an assign, an op with trait::side_effects or
+/// trait::stateful, or a structured op whose sub-graphs have side effects.
+bool has_side_effects(const Node& node);
 
 }  // namespace tl::graph
 

@@ -8,7 +8,7 @@
 //
 // Rules every pass keeps: function inputs are never removed or reordered; assign nodes and ops with
 // trait::side_effects or trait::stateful are never removed, merged, folded or reordered relative to each other;
-// variable reads are never merged or folded; structured ops (owned_op + subgraphs) are copied as they are: these
+// variable reads are never merged or folded; structured ops (nodes holding sub-graphs) are copied as they are: these
 // passes do not optimize their sub-graphs.
 #pragma once
 
@@ -64,11 +64,12 @@ Graph simplify(const Graph& g);
 /// sub-graph (its body) holds the member ops (see docs/graph.md).
 Graph fuse_elementwise(const Graph& g);
 
-/// The op of a fused_elementwise node whose body is `body`: one input node per fused input, then pure one-output
-/// float32 elementwise registry ops without attributes, the last one the body's only output (InvalidArgument
-/// otherwise). Its kernel runs the members' kernels in one pass over the data; its gradient chains theirs.
-/// Add it with Graph::add_op(op, inputs, {}, {body}).
-std::shared_ptr<const OpDef> fused_elementwise_op(std::shared_ptr<const Graph> body);
+/// The registry's `fused_elementwise` op (registered by this layer on first use). A node holds one sub-graph, its
+/// body: one input node per fused input, then pure one-output float32 elementwise registry ops without
+/// attributes, the last one the body's only output (InvalidArgument otherwise). Its kernel runs the members'
+/// kernels in one pass over the data; its gradient chains theirs. Add it with
+/// Graph::add_op(fused_elementwise_op(), inputs, {}, {body}), or run it with tl::execute(..., subgraphs).
+const OpDef& fused_elementwise_op();
 
 /// Fuses matmul(a, b) -> add(., bias) -> optional relu / sigmoid / tanh into one `fused_matmul` node, when each
 /// intermediate has exactly one use, is not a graph output, and the bias (rank <= 1) broadcasts along the last

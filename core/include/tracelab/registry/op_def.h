@@ -6,10 +6,16 @@
 //       .inputs(1).traits(trait::elementwise)
 //       .shape_fn(rules::same_as_input)
 //       .kernel(relu_kernel);
+//
+// A structured op (cond, while_loop, fused_elementwise, dataset_loop) is registered the same way, once per
+// process by the layer that defines it; its node holds sub-graphs, which reach the shape rule, the kernel and the
+// gradient through their contexts (`subgraphs`). The kernel of such an op may keep per-node state (executors
+// compiled for its sub-graphs) in KernelContext::state<T>().
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +26,19 @@
 namespace tl {
 
 class OpDef;
+
+namespace graph {
+class Graph;  // opaque in this layer: only the layers from graph/ up look inside a sub-graph
+}
+
+/// The sub-graphs one node of a structured op holds (cond's two branches, a loop's cond and body, a fused body).
+using Subgraphs = std::span<const std::shared_ptr<const graph::Graph>>;
+
+/// What a kernel keeps between runs of one node, e.g. the executors of its sub-graphs. The graph executor holds
+/// one per node for as long as its plan lives; an eager call gets a fresh one.
+struct KernelState {
+  virtual ~KernelState() = default;
+};
 
 /// Op traits: sets on the OpDef that passes and the funnel ask, instead of op names.
 namespace trait {
@@ -37,20 +56,29 @@ struct ShapeContext {
   std::span<const TensorMeta* const> inputs;
   const Attrs& attrs;
   std::span<TensorMeta> outputs;
+  Subgraphs subgraphs{};
 
   const TensorMeta& input(std::size_t i) const { return *inputs[i]; }
   TensorMeta& output(std::size_t i = 0) const { return outputs[i]; }
 };
 
-/// What a kernel sees: concrete inputs and outputs already allocated with the inferred shapes.
+/// What a kernel sees: concrete inputs and outputs already allocated with the inferred shapes (left empty for
+/// ops with trait::dynamic_outputs), the node's sub-graphs, and the node's state slot.
 struct KernelContext {
   const OpDef& op;
   std::span<const Tensor> inputs;
   const Attrs& attrs;
   std::span<Tensor> outputs;
+  Subgraphs subgraphs{};
+  std::unique_ptr<KernelState>* state_slot = nullptr;
 
   const Tensor& input(std::size_t i) const { return inputs[i]; }
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
+  /// The node's state of type S, created (default-constructed) on first use. Only the op's own kernel uses it.
+  template <class S> S& state() const {
+    if (!*state_slot) *state_slot = std::make_unique<S>();
+    return static_cast<S&>(**state_slot);
+  }
 };
 
 /// What a gradient rule sees: the recorded call (inputs, outputs, attrs) and the upstream gradient of each
@@ -63,6 +91,7 @@ struct GradContext {
   std::span<const Tensor> outputs;
   const Attrs& attrs;
   std::span<const Tensor> grads;
+  Subgraphs subgraphs{};
 
   const Tensor& input(std::size_t i) const { return inputs[i]; }
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
@@ -72,6 +101,8 @@ struct GradContext {
 using ShapeFn = std::function<void(ShapeContext&)>;
 using KernelFn = std::function<void(KernelContext&)>;
 using GradFn = std::function<void(const GradContext&, std::span<Tensor> input_grads)>;
+/// How many outputs a node of a structured op has, from its attributes and sub-graphs.
+using OutputCountFn = std::function<std::size_t(const Attrs&, Subgraphs)>;
 
 /// One attribute an op accepts; unknown attributes are rejected before the op runs.
 struct AttrSpec {
@@ -90,6 +121,10 @@ class OpDef {
   OpDef& inputs(int count) { num_inputs_ = count; return *this; }
   OpDef& variadic_inputs(int min_inputs) { num_inputs_ = variadic; min_inputs_ = min_inputs; return *this; }
   OpDef& outputs(int count) { num_outputs_ = count; return *this; }
+  /// Output count decided per node (structured ops: by the sub-graphs); num_outputs() is then `variadic`.
+  OpDef& outputs(OutputCountFn fn) { num_outputs_ = variadic; output_count_ = std::move(fn); return *this; }
+  /// A structured op: each node holds exactly `count` sub-graphs.
+  OpDef& subgraphs(int count) { num_subgraphs_ = count; return *this; }
   OpDef& traits(std::uint32_t bits) { traits_ |= bits; return *this; }
   /// Inputs (by index bitmask) that must share a dtype; weak scalars among them adopt the others' dtype.
   OpDef& same_dtype_inputs(std::uint32_t mask) { same_dtype_mask_ = mask; return *this; }
@@ -110,6 +145,10 @@ class OpDef {
   int num_inputs() const noexcept { return num_inputs_; }
   int min_inputs() const noexcept { return min_inputs_; }
   int num_outputs() const noexcept { return num_outputs_; }
+  /// The output count of a node with these attributes and sub-graphs (checks the sub-graph count).
+  std::size_t num_outputs(const Attrs& attrs, Subgraphs subgraphs) const;
+  /// How many sub-graphs each node holds (0 for all but structured ops).
+  int num_subgraphs() const noexcept { return num_subgraphs_; }
   bool has(std::uint32_t trait_bits) const noexcept { return (traits_ & trait_bits) == trait_bits; }
   std::uint32_t trait_bits() const noexcept { return traits_; }
   std::uint32_t same_dtype_mask() const noexcept { return same_dtype_mask_; }
@@ -120,10 +159,14 @@ class OpDef {
   /// Runs the gradient rule; throws InvalidArgument when the op has none.
   void backward(const GradContext& context, std::span<Tensor> input_grads) const;
 
-  /// Checks input count, attribute names/types and runs the shape rule; throws a typed error naming the op.
-  void infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs) const;
-  /// Runs the kernel on concrete inputs into allocated outputs.
-  void run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs) const;
+  /// Checks input, sub-graph and output counts, attribute names/types and runs the shape rule; throws a typed
+  /// error naming the op.
+  void infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs,
+             Subgraphs subgraphs = {}) const;
+  /// Runs the kernel on concrete inputs into allocated outputs. `state` is the node's state slot (nullptr: a
+  /// fresh one for this call).
+  void run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs = {},
+           std::unique_ptr<KernelState>* state = nullptr) const;
 
  private:
   void check_attrs(const Attrs& attrs) const;
@@ -133,12 +176,14 @@ class OpDef {
   int num_inputs_ = 1;
   int min_inputs_ = 1;
   int num_outputs_ = 1;
+  int num_subgraphs_ = 0;
   std::uint32_t traits_ = 0;
   std::uint32_t same_dtype_mask_ = 0;
   std::vector<AttrSpec> attrs_;
   ShapeFn shape_fn_;
   KernelFn kernel_;
   GradFn gradient_;
+  OutputCountFn output_count_;
 };
 
 }  // namespace tl
