@@ -86,6 +86,40 @@ void add_structured_samples(std::map<std::string, std::vector<OpSample>>& s) {
       s["dataset_loop"] = {{{uniform({1})}, node.attrs, node.subgraphs}};
 }
 
+/// A variable state holding `value` (the samples' variables: each run of a sample updates it).
+std::shared_ptr<detail::VariableState> variable(const std::string& name, Tensor value) {
+  auto state = std::make_shared<detail::VariableState>();
+  state->name = name;
+  state->value = std::move(value);
+  return state;
+}
+
+/// The _apply ops: two variables of different shapes (and their slots), gradients, the scalars.
+void add_apply_samples(std::map<std::string, std::vector<OpSample>>& s) {
+  struct Kind {
+    const char* name;
+    int slots;
+    std::vector<Tensor> scalars;
+    Attrs attrs;
+  };
+  const std::vector<Kind> kinds = {
+      {"sgd_apply", 0, {scalar(0.1f)}, {}},
+      {"sgd_momentum_apply", 1, {scalar(0.1f)}, {{"momentum", 0.9}, {"nesterov", true}}},
+      {"adam_apply", 2, {scalar(0.01f), scalar(3.f)}, {{"beta_1", 0.9}, {"beta_2", 0.999}, {"epsilon", 1e-7}}},
+      {"rmsprop_apply", 1, {scalar(0.01f)}, {{"rho", 0.9}, {"epsilon", 1e-7}}},
+      {"rmsprop_momentum_apply", 2, {scalar(0.1f)}, {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
+  for (const Kind& kind : kinds) {
+    std::vector<std::shared_ptr<detail::VariableState>> vars;
+    for (int k = 0; k <= kind.slots; ++k) {  // the variables, then each slot of each (slots non-negative)
+      vars.push_back(variable(std::string(kind.name) + "/w", k == 0 ? uniform({2, 3}) : positive({2, 3})));
+      vars.push_back(variable(std::string(kind.name) + "/b", k == 0 ? uniform({3}) : positive({3})));
+    }
+    std::vector<Tensor> inputs{uniform({2, 3}), uniform({3})};
+    inputs.insert(inputs.end(), kind.scalars.begin(), kind.scalars.end());
+    s[kind.name] = {{inputs, kind.attrs, {}, vars}};
+  }
+}
+
 std::map<std::string, std::vector<OpSample>> build() {
   std::map<std::string, std::vector<OpSample>> s;
   for (const char* name : {"neg", "abs", "square", "relu"})
@@ -224,6 +258,7 @@ std::map<std::string, std::vector<OpSample>> build() {
   s["rmsprop_momentum_update"] = {{{uniform({3}), positive({3}), uniform({3}), uniform({3}), scalar(0.1f)},
                                    {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
   add_structured_samples(s);
+  add_apply_samples(s);
   return s;
 }
 

@@ -14,12 +14,14 @@
 namespace tl::testing {
 
 struct OpSample {
-  OpSample(std::vector<Tensor> in, Attrs at, std::vector<std::shared_ptr<const graph::Graph>> sub = {})
-      : inputs(std::move(in)), attrs(std::move(at)), subgraphs(std::move(sub)) {}
+  OpSample(std::vector<Tensor> in, Attrs at, std::vector<std::shared_ptr<const graph::Graph>> sub = {},
+           std::vector<std::shared_ptr<detail::VariableState>> vars = {})
+      : inputs(std::move(in)), attrs(std::move(at)), subgraphs(std::move(sub)), variables(std::move(vars)) {}
 
   std::vector<Tensor> inputs;
   Attrs attrs;
   std::vector<std::shared_ptr<const graph::Graph>> subgraphs;  ///< structured ops: the node's sub-graphs
+  std::vector<std::shared_ptr<detail::VariableState>> variables;  ///< ops that update variables: their handles
 };
 
 /// How many outputs `op` has for this sample.

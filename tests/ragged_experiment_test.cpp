@@ -69,7 +69,7 @@ TEST_CASE("ragged/modes: 10 traces without a signature, 1 with, 2 relaxed, 1 loo
     for (const auto& f : mode.concrete_functions) {
       CHECK(f.optimized_nodes > 0);
       CHECK(f.optimized_nodes <= f.traced_nodes);
-      CHECK(f.graph.find("adam_update") != std::string::npos);
+      CHECK(f.graph.find("adam_apply") != std::string::npos);
     }
   }
   // The relaxed function's second trace generalizes X; the signature's is generic from the start.

@@ -35,9 +35,9 @@ TEST_CASE("registry: every sample runs eagerly and matches its shape rule") {
       std::vector<const tl::TensorMeta*> metas;
       for (const auto& t : sample.inputs) metas.push_back(&t.meta());
       std::vector<tl::TensorMeta> predicted(tl::testing::num_outputs(*op, sample));
-      op->infer(metas, sample.attrs, predicted, sample.subgraphs);
+      op->infer(metas, sample.attrs, predicted, sample.subgraphs, sample.variables);
       std::vector<tl::Tensor> outputs(predicted.size());
-      REQUIRE_NOTHROW(tl::execute(*op, sample.inputs, sample.attrs, outputs, sample.subgraphs));
+      REQUIRE_NOTHROW(tl::execute(*op, sample.inputs, sample.attrs, outputs, sample.subgraphs, sample.variables));
       for (std::size_t k = 0; k < outputs.size(); ++k) CHECK(outputs[k].meta() == predicted[k]);
     }
   }

@@ -13,7 +13,7 @@ using tl::Tensor;
 
 std::vector<Tensor> run_eager(const tl::OpDef& op, const tl::testing::OpSample& sample) {
   std::vector<Tensor> out(tl::testing::num_outputs(op, sample));
-  tl::execute(op, sample.inputs, sample.attrs, out, sample.subgraphs);
+  tl::execute(op, sample.inputs, sample.attrs, out, sample.subgraphs, sample.variables);
   return out;
 }
 
@@ -31,7 +31,7 @@ std::vector<Tensor> run_traced(const tl::OpDef& op, const tl::testing::OpSample&
       [&](const auto&... xs) {
         std::vector<Tensor> in{xs...};
         std::vector<Tensor> out(tl::testing::num_outputs(op, sample));
-        tl::execute(op, in, sample.attrs, out, sample.subgraphs);
+        tl::execute(op, in, sample.attrs, out, sample.subgraphs, sample.variables);
         return out;
       },
       {.input_signature = signature, .name = op.name()});

@@ -64,14 +64,14 @@ bool align_dtypes(const OpDef& op, std::span<const Tensor> inputs, std::vector<T
 }  // namespace
 
 void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
-             Subgraphs subgraphs) {
+             Subgraphs subgraphs, VariableHandles variables) {
   for (std::size_t i = 0; i < inputs.size(); ++i)
     TL_CHECK(inputs[i].defined(), InvalidArgument, op.name(), ": input ", i, " is an empty Tensor handle");
   std::vector<Tensor> aligned;
   if (align_dtypes(op, inputs, aligned)) inputs = aligned;
   auto& observers = detail::active_observers();
   if (OpInterceptor* interceptor = detail::active_interceptor()) {  // tracing: add a node instead of computing
-    interceptor->execute(op, inputs, attrs, outputs, subgraphs);
+    interceptor->execute(op, inputs, attrs, outputs, subgraphs, variables);
     for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs, subgraphs);
     return;
   }
@@ -91,7 +91,7 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
   std::array<TensorMeta, kInline> inline_out;
   std::vector<TensorMeta> heap_out(outputs.size() > kInline ? outputs.size() : 0);
   std::span<TensorMeta> out_metas(outputs.size() > kInline ? heap_out.data() : inline_out.data(), outputs.size());
-  op.infer(metas, attrs, out_metas, subgraphs);
+  op.infer(metas, attrs, out_metas, subgraphs, variables);
 
   // Results go to `outputs` only once the kernel succeeded, so a failing op leaves the caller's tensors alone.
   std::array<Tensor, kInline> inline_results;
@@ -103,7 +103,7 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
              out_metas[i].shape.str(), " in eager mode");
     results[i] = Tensor::empty(out_metas[i].dtype, out_metas[i].shape);
   }
-  op.run(inputs, attrs, results, subgraphs);
+  op.run(inputs, attrs, results, subgraphs, nullptr, variables);
   for (std::size_t i = 0; i < outputs.size() && dynamic; ++i)
     TL_CHECK(results[i].defined() && !results[i].is_symbolic() && results[i].dtype() == out_metas[i].dtype &&
                  results[i].shape().is_compatible_with(out_metas[i].shape),

@@ -24,7 +24,7 @@ std::vector<Tensor> replay(const graph::Graph& graph, std::span<const Tensor> in
         std::vector<Tensor> args;
         for (const auto& ref : node.inputs) args.push_back(value_of(ref));
         values[i].resize(node.outputs.size());
-        tl::execute(*node.op, args, node.attrs, values[i], node.subgraphs);
+        tl::execute(*node.op, args, node.attrs, values[i], node.subgraphs, node.variables);
         break;
       }
     }

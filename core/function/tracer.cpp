@@ -136,12 +136,19 @@ void Tracer::set_outputs(const std::vector<Tensor>& outputs) { graph_.set_output
 graph::Graph Tracer::take_graph() { return std::move(graph_); }
 
 void Tracer::execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
-                     Subgraphs subgraphs) {
+                     Subgraphs subgraphs, VariableHandles variables) {
   TL_CHECK(OpRegistry::global().find(op.name()) == &op, InvalidArgument, op.name(),
            ": only ops of the registry can be traced (this OpDef is not OpRegistry::global()'s '", op.name(), "')");
-  std::vector<graph::ValueRef> values =
-      graph_.add_op(op, refs(inputs), attrs, {subgraphs.begin(), subgraphs.end()});
+  std::vector<graph::ValueRef> values = graph_.add_op(op, refs(inputs), attrs, {subgraphs.begin(), subgraphs.end()},
+                                                      {variables.begin(), variables.end()});
   for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i] = symbolic(values[i]);
+  for (const auto& variable : variables) {  // updated in place by the node: later reads read it again
+    variables_.erase(variable.get());
+    if (parent_ == nullptr) continue;
+    if (std::find(local_variables_.begin(), local_variables_.end(), variable) == local_variables_.end())
+      local_variables_.push_back(variable);  // a later read in this sub-graph reads it, not the parent's value
+    if (std::find(assigned_.begin(), assigned_.end(), variable) == assigned_.end()) assigned_.push_back(variable);
+  }
 }
 
 std::vector<Tensor> Tracer::add_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,

@@ -124,7 +124,7 @@ void Executor::run_op(const Step& step) {
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
   step.op->run(args, *step.attrs, outputs, step.node->subgraphs,
-               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())]);
+               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())], step.node->variables);
   for (Tensor& arg : args) arg = Tensor();
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
 }
@@ -149,7 +149,7 @@ void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
   std::span<TensorMeta> metas(out_metas_.data(), step.num_outputs);
   for (TensorMeta& meta : metas) meta = TensorMeta{};
   step.op->infer(std::span<const TensorMeta* const>(arg_metas_.data(), args.size()), *step.attrs, metas,
-                 step.node->subgraphs);
+                 step.node->subgraphs, step.node->variables);
   for (std::size_t i = 0; i < step.num_outputs; ++i) {
     const TensorMeta& want = *value_meta_[step.first_output + i];
     TL_CHECK(metas[i].dtype == want.dtype && metas[i].shape.is_compatible_with(want.shape), ShapeError,

@@ -143,7 +143,7 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
         args.clear();
         for (std::size_t i = 0; i < step.num_inputs; ++i) args.push_back(&plan->metas[input_ids_[step.first_input + i]]);
         std::span<TensorMeta> outs(out, step.num_outputs);
-        step.op->infer(args, *step.attrs, outs, node.subgraphs);
+        step.op->infer(args, *step.attrs, outs, node.subgraphs, node.variables);
         for (std::size_t i = 0; i < step.num_outputs; ++i) {
           const TensorMeta& want = *value_meta_[step.first_output + i];
           TL_CHECK(outs[i].dtype == want.dtype && outs[i].shape.is_compatible_with(want.shape) &&

@@ -50,17 +50,19 @@ ValueRef Graph::add_constant(const Tensor& value) {
 }
 
 std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
-                                    std::vector<std::shared_ptr<const Graph>> subgraphs) {
+                                    std::vector<std::shared_ptr<const Graph>> subgraphs,
+                                    std::vector<std::shared_ptr<tl::detail::VariableState>> variables) {
   for (std::size_t i = 0; i < inputs.size(); ++i)
     TL_CHECK(contains(inputs[i]), InvalidArgument, op.name(), ": input ", i, " refers to ", inputs[i].str(),
              ", which is not in the graph (", nodes_.size(), " nodes)");
   Node node;
   node.kind = NodeKind::op;
   node.op = &op;
-  node.outputs = infer(op, inputs, attrs, subgraphs);  // throws before anything changes
+  node.outputs = infer(op, inputs, attrs, subgraphs, variables);  // throws before anything changes
   node.inputs = inputs;
   node.attrs = attrs;
   node.subgraphs = std::move(subgraphs);
+  node.variables = std::move(variables);
   nodes_.push_back(std::move(node));
   std::vector<ValueRef> values;
   for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
@@ -162,12 +164,12 @@ std::size_t Graph::count(NodeKind kind) const noexcept {
 }
 
 std::vector<TensorMeta> Graph::infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
-                                     Subgraphs subgraphs) const {
+                                     Subgraphs subgraphs, VariableHandles variables) const {
   std::vector<const TensorMeta*> metas;
   metas.reserve(inputs.size());
   for (const auto& value : inputs) metas.push_back(&meta(value));
   std::vector<TensorMeta> outputs(op.num_outputs(attrs, subgraphs));
-  op.infer(metas, attrs, outputs, subgraphs);
+  op.infer(metas, attrs, outputs, subgraphs, variables);
   return outputs;
 }
 

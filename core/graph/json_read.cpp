@@ -105,6 +105,7 @@ class Reader {
   void read_op(const Json& j, std::size_t index);
   void read_variable_node(const Json& j, const std::string& kind, std::size_t index);
   std::vector<std::shared_ptr<const Graph>> read_subgraphs(const Json& j) const;
+  std::shared_ptr<tl::detail::VariableState> read_variable_state(const Json& j) const;
 
   Graph graph_;
   std::shared_ptr<VariableTable> variables_;
@@ -256,7 +257,7 @@ void Reader::read_node(const Json& j, std::size_t index) {
     check_object(j, "a const node", {"kind", "dtype", "shape", "values"});
     graph_.add_constant(read_values(field(j, "values"), read_meta(j, "constant", false)));
   } else if (kind == "op") {
-    check_object(j, "an op node", {"kind", "op", "inputs", "attrs", "outputs", "subgraphs"});
+    check_object(j, "an op node", {"kind", "op", "inputs", "attrs", "outputs", "subgraphs", "variables"});
     read_op(j, index);
   } else if (kind == "variable" || kind == "assign") {
     read_variable_node(j, kind, index);
@@ -268,6 +269,21 @@ void Reader::read_node(const Json& j, std::size_t index) {
 void Reader::read_variable_node(const Json& j, const std::string& kind, std::size_t index) {
   if (kind == "variable") check_object(j, "a variable node", {"kind", "name", "id", "dtype", "shape"});
   else check_object(j, "an assign node", {"kind", "name", "id", "dtype", "shape", "input"});
+  std::shared_ptr<tl::detail::VariableState> state = read_variable_state(j);
+  if (kind == "variable") {
+    graph_.add_variable(state);
+    return;
+  }
+  ValueRef ref = read_ref(field(j, "input"), "input");
+  if (ref.node >= index || !graph_.contains(ref)) fail("input refers to ", ref.str(), ", which is not an earlier value");
+  try {
+    graph_.add_assign(state, ref);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+}
+
+std::shared_ptr<tl::detail::VariableState> Reader::read_variable_state(const Json& j) const {
   std::string name = read_string(field(j, "name"), "name");
   auto id = static_cast<std::uint64_t>(read_int(field(j, "id"), "id", 0, kMaxInt));
   TensorMeta meta = read_meta(j, "variable", false);
@@ -282,17 +298,7 @@ void Reader::read_variable_node(const Json& j, const std::string& kind, std::siz
   } else if (!(state->value.meta() == meta)) {
     fail("variable id ", id, " appears as ", meta_str(state->value.meta()), " and as ", meta_str(meta));
   }
-  if (kind == "variable") {
-    graph_.add_variable(state);
-    return;
-  }
-  ValueRef ref = read_ref(field(j, "input"), "input");
-  if (ref.node >= index || !graph_.contains(ref)) fail("input refers to ", ref.str(), ", which is not an earlier value");
-  try {
-    graph_.add_assign(state, ref);
-  } catch (const Error& e) {
-    fail(e.what());
-  }
+  return state;
 }
 
 std::vector<std::shared_ptr<const Graph>> Reader::read_subgraphs(const Json& j) const {
@@ -343,13 +349,22 @@ void Reader::read_op(const Json& j, std::size_t index) {
   Attrs attrs = j.contains("attrs") ? read_attrs(j["attrs"]) : Attrs();
   std::vector<std::shared_ptr<const Graph>> subgraphs;
   if (j.contains("subgraphs")) subgraphs = read_subgraphs(j["subgraphs"]);
+  std::vector<std::shared_ptr<tl::detail::VariableState>> variables;
+  if (j.contains("variables")) {
+    const Json& list = j["variables"];
+    if (!list.is_array()) fail("variables must be an array of variables, got ", brief(list));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      check_object(list[i], "a variable", {"name", "id", "dtype", "shape"});
+      variables.push_back(read_variable_state(list[i]));
+    }
+  }
   const Json& outputs = field(j, "outputs");
   if (!outputs.is_array()) fail("outputs must be an array of metas, got ", brief(outputs));
   std::vector<TensorMeta> stored;
   for (std::size_t i = 0; i < outputs.size(); ++i)
     stored.push_back(read_meta(outputs[i], tl::detail::cat("output ", i), true));
   try {
-    graph_.add_op(*op, inputs, attrs, std::move(subgraphs));
+    graph_.add_op(*op, inputs, attrs, std::move(subgraphs), std::move(variables));
   } catch (const Error& e) {
     fail("shape rule: ", e.what());
   }

@@ -90,6 +90,14 @@ Json node_json(const Node& node) {
     for (const auto& [name, value] : node.attrs.entries()) out["attrs"][name] = std::visit(AttrJson{}, value);
     out["outputs"] = Json::array();
     for (const auto& meta : node.outputs) out["outputs"].push_back(meta_json(meta));
+    if (!node.variables.empty()) {
+      out["variables"] = Json::array();
+      for (const auto& variable : node.variables) {
+        Json v = {{"name", variable->name}, {"id", variable->id}};
+        v.update(meta_json(variable->value.meta()));
+        out["variables"].push_back(std::move(v));
+      }
+    }
     if (!node.subgraphs.empty()) {
       out["subgraphs"] = Json::array();
       for (const auto& sub : node.subgraphs) out["subgraphs"].push_back(body_json(*sub));

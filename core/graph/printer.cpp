@@ -111,6 +111,12 @@ void write_node(std::ostream& out, std::size_t index, const Node& node, const st
   }
   out << node.label();
   for (std::size_t i = 0; i < node.inputs.size(); ++i) out << (i ? ", " : " ") << node.inputs[i].str();
+  if (!node.variables.empty()) {  // the variables it updates in place
+    out << " updates(";
+    for (std::size_t i = 0; i < node.variables.size(); ++i)
+      out << (i ? ", " : "") << detail::quoted(node.variables[i]->name);
+    out << ')';
+  }
   if (node.attrs.empty()) return write_subgraphs(out, node, indent);
   out << " {";
   for (std::size_t i = 0; i < node.attrs.entries().size(); ++i) {

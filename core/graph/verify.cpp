@@ -65,7 +65,7 @@ void Graph::verify_node(std::size_t index) const {
   }
   std::vector<TensorMeta> expected;
   try {
-    expected = infer(*node.op, node.inputs, node.attrs, node.subgraphs);
+    expected = infer(*node.op, node.inputs, node.attrs, node.subgraphs, node.variables);
   } catch (const Error& e) {
     throw InvalidArgument(where(index, node) + "shape rule fails: " + e.what());
   }

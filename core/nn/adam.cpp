@@ -1,5 +1,5 @@
-// Adam (tf.keras.optimizers.Adam, Keras 3 formulas): one adam_update op per variable computes m', v' and the
-// bias-corrected step in one pass (core/ops/optimizer_ops.cpp).
+// Adam (tf.keras.optimizers.Adam, Keras 3 formulas): one adam_apply op per step updates every variable and its
+// m, v in place, each in one pass (core/ops/optimizer_ops.cpp).
 #include <array>
 
 #include "tracelab/nn/optimizers.h"
@@ -19,12 +19,9 @@ std::vector<std::string> Adam::slot_names() const { return {"m", "v"}; }
 
 /// m' = m + (g - m)(1 - beta_1), v' = v + (g^2 - v)(1 - beta_2),
 /// w' = w - lr sqrt(1 - beta_2^t) / (1 - beta_1^t) m' / (sqrt(v') + epsilon), t = iterations + 1.
-void Adam::update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                       const UpdateContext& context) const {
-  static const OpDef& op = OpRegistry::global().get("adam_update");
-  std::array<Tensor, 6> inputs{var.value(), slots[0].value(), slots[1].value(), grad, context.learning_rate(),
-                               context.local_step()};
-  run_update(op, inputs, attrs_, var, slots);
+Optimizer::ApplyCall Adam::apply_call(const UpdateContext& context) const {
+  static const OpDef& op = OpRegistry::global().get("adam_apply");
+  return {&op, {context.learning_rate(), context.local_step()}, &attrs_};
 }
 
 }  // namespace tl::optimizers

@@ -128,7 +128,20 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads, const std::vec
   Tensor done = state_->iterations.value();  // steps applied before this one: the schedule's argument
   Tensor step = done + 1;
   UpdateContext context(state_->learning_rate.at(done), step);
-  for (std::size_t i : present) update_step(vars[i], slots_for(vars[i]), grads[i], context);
+  // One node for the whole step: the gradients and the scalars in, every variable and slot updated in place.
+  ApplyCall call = apply_call(context);
+  const std::size_t num_slots = slot_names().size();
+  std::vector<Tensor> inputs;
+  std::vector<std::shared_ptr<tl::detail::VariableState>> targets((1 + num_slots) * present.size());
+  for (std::size_t p = 0; p < present.size(); ++p) {
+    const std::size_t i = present[p];
+    inputs.push_back(grads[i]);
+    targets[p] = vars[i].state();
+    const std::vector<Variable>& slots = slots_for(vars[i]);
+    for (std::size_t k = 0; k < num_slots; ++k) targets[(k + 1) * present.size() + p] = slots[k].state();
+  }
+  inputs.insert(inputs.end(), call.scalars.begin(), call.scalars.end());
+  execute(*call.op, inputs, *call.attrs, {}, {}, targets);
   Variable iterations = state_->iterations;
   iterations.assign(step);
 }
@@ -141,22 +154,6 @@ void Optimizer::apply_gradients(const std::vector<std::pair<Tensor, Variable>>& 
     vars.push_back(var);
   }
   apply_gradients(grads, vars);
-}
-
-void Optimizer::run_update(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, const Variable& var,
-                           std::span<const Variable> slots) {
-  std::array<Tensor, 4> outputs;  // var' and at most three slots
-  TL_CHECK(slots.size() + 1 <= outputs.size() && static_cast<std::size_t>(op.num_outputs()) == slots.size() + 1,
-           InvalidArgument, op.name(), ": expected ", op.num_outputs(), " outputs for a variable and ", slots.size(),
-           " slot(s)");
-  std::span<Tensor> results(outputs.data(), slots.size() + 1);
-  execute(op, inputs, attrs, results);
-  Variable target = var;
-  target.assign(results[0]);
-  for (std::size_t k = 0; k < slots.size(); ++k) {
-    Variable slot = slots[k];
-    slot.assign(results[k + 1]);
-  }
 }
 
 }  // namespace tl::optimizers

@@ -1,5 +1,5 @@
-// RMSprop (tf.keras.optimizers.RMSprop, Keras 3 formulas, not centered): one rmsprop_update (or
-// rmsprop_momentum_update) op per variable (core/ops/optimizer_ops.cpp).
+// RMSprop (tf.keras.optimizers.RMSprop, Keras 3 formulas, not centered): one rmsprop_apply (or
+// rmsprop_momentum_apply) op per step updates every variable in place (core/ops/optimizer_ops.cpp).
 #include <array>
 
 #include "tracelab/nn/optimizers.h"
@@ -23,16 +23,13 @@ std::vector<std::string> RMSprop::slot_names() const {
 
 /// rms' = rho rms + (1 - rho) g^2; step = lr g / sqrt(rms' + epsilon); w' = w - step, or with momentum
 /// mom' = momentum mom + step, w' = w - mom'.
-void RMSprop::update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                          const UpdateContext& context) const {
+Optimizer::ApplyCall RMSprop::apply_call(const UpdateContext& context) const {
   if (momentum_ == 0) {
-    static const OpDef& plain = OpRegistry::global().get("rmsprop_update");
-    std::array<Tensor, 4> inputs{var.value(), slots[0].value(), grad, context.learning_rate()};
-    return run_update(plain, inputs, attrs_, var, slots);
+    static const OpDef& plain = OpRegistry::global().get("rmsprop_apply");
+    return {&plain, {context.learning_rate()}, &attrs_};
   }
-  static const OpDef& with_momentum = OpRegistry::global().get("rmsprop_momentum_update");
-  std::array<Tensor, 5> inputs{var.value(), slots[0].value(), slots[1].value(), grad, context.learning_rate()};
-  run_update(with_momentum, inputs, attrs_, var, slots);
+  static const OpDef& with_momentum = OpRegistry::global().get("rmsprop_momentum_apply");
+  return {&with_momentum, {context.learning_rate()}, &attrs_};
 }
 
 }  // namespace tl::optimizers

@@ -1,5 +1,5 @@
-// SGD (tf.keras.optimizers.SGD, Keras 3 formulas): one fused op per variable, sgd_update without momentum and
-// sgd_momentum_update with it (core/ops/optimizer_ops.cpp).
+// SGD (tf.keras.optimizers.SGD, Keras 3 formulas): one op per step updates every variable in place, sgd_apply
+// without momentum and sgd_momentum_apply with it (core/ops/optimizer_ops.cpp).
 #include <array>
 
 #include "tracelab/nn/optimizers.h"
@@ -19,16 +19,14 @@ std::vector<std::string> SGD::slot_names() const {
 }
 
 /// w' = w - lr g, or with momentum m' = momentum m - lr g, w' = w + m' (Nesterov: w + momentum m' - lr g).
-void SGD::update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                      const UpdateContext& context) const {
+Optimizer::ApplyCall SGD::apply_call(const UpdateContext& context) const {
+  static const Attrs none;
   if (momentum_ == 0) {
-    static const OpDef& plain = OpRegistry::global().get("sgd_update");
-    std::array<Tensor, 3> inputs{var.value(), grad, context.learning_rate()};
-    return run_update(plain, inputs, {}, var, slots);
+    static const OpDef& plain = OpRegistry::global().get("sgd_apply");
+    return {&plain, {context.learning_rate()}, &none};
   }
-  static const OpDef& with_momentum = OpRegistry::global().get("sgd_momentum_update");
-  std::array<Tensor, 4> inputs{var.value(), slots[0].value(), grad, context.learning_rate()};
-  run_update(with_momentum, inputs, attrs_, var, slots);
+  static const OpDef& with_momentum = OpRegistry::global().get("sgd_momentum_apply");
+  return {&with_momentum, {context.learning_rate()}, &attrs_};
 }
 
 }  // namespace tl::optimizers

@@ -27,8 +27,18 @@
 // var, the slots and g share one shape (known dims must agree); lr and step are float32 scalars (rank 0). The
 // outputs are (var', slots'...) in input order. The kernels walk the elements in cache-sized chunks, each chunk
 // one Eigen expression per output, so every input element is loaded from memory once.
+//
+// Each has an `_apply` twin that updates a whole set of variables in place, one node for an optimizer step
+// (TensorFlow's ResourceApply* ops, for all variables at once): sgd_apply, sgd_momentum_apply, adam_apply,
+// rmsprop_apply, rmsprop_momentum_apply. Inputs: the n gradients, then the scalars; the node's variables
+// (trait::updates_variables): the n variables, then the n values of each slot (adam_apply: w_0..w_n-1,
+// m_0..m_n-1, v_0..v_n-1). No outputs; never differentiated. The kernel runs the per-variable kernel once per
+// variable with its outputs written over its inputs (each element is read before it is written, so the results
+// are bit-identical to the _update op's); a value someone else still holds (an earlier read kept by a tape or
+// returned from a function) is left as it was, and the variable gets a fresh buffer instead.
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -145,12 +155,81 @@ void rmsprop_momentum_kernel(KernelContext& ctx) {
   });
 }
 
+/// True when nobody but the variable sees its value's implementation or buffer.
+bool exclusively_owned(const Tensor& t) {
+  return t.impl_ptr().use_count() == 1 && t.impl().buffer != nullptr && t.impl().buffer.use_count() == 1;
+}
+
+/// Shape rule of an _apply op with `slots` slots and `scalars` scalar inputs: n float32 gradients, each of its
+/// variable's shape, then float32 scalars; (1 + slots) n float32 variables, each slot of its variable's shape.
+void apply_shape(ShapeContext& ctx, std::size_t slots, std::size_t scalars) {
+  TL_CHECK(ctx.inputs.size() > scalars, InvalidArgument, ctx.op.name(), ": expected at least one gradient and ",
+           scalars, " scalar(s), got ", ctx.inputs.size(), " input(s)");
+  const std::size_t n = ctx.inputs.size() - scalars;
+  TL_CHECK(ctx.variables.size() == (1 + slots) * n, InvalidArgument, ctx.op.name(), ": ", n, " gradient(s) need ",
+           (1 + slots) * n, " variables (each variable, then each of its ", slots, " slot(s)), got ",
+           ctx.variables.size());
+  for (std::size_t i = 0; i < ctx.inputs.size(); ++i) expect_dtype(ctx, i, {DType::float32});
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto& var = *ctx.variables[p];
+    TL_CHECK(var.value.dtype() == DType::float32, DTypeError, ctx.op.name(), ": variable '", var.name, "' is ",
+             meta_str(var.value.meta()), "; only float32 variables are updated");
+    TL_CHECK(ctx.input(p).shape.is_compatible_with(var.value.shape()), ShapeError, ctx.op.name(), ": gradient ", p,
+             " ", meta_str(ctx.input(p)), " does not match variable '", var.name, "' ", meta_str(var.value.meta()));
+    for (std::size_t k = 1; k <= slots; ++k) {
+      const auto& slot = *ctx.variables[k * n + p];
+      TL_CHECK(slot.value.meta() == var.value.meta(), ShapeError, ctx.op.name(), ": slot '", slot.name, "' ",
+               meta_str(slot.value.meta()), " does not match variable '", var.name, "' ", meta_str(var.value.meta()));
+    }
+  }
+  for (std::size_t i = n; i < ctx.inputs.size(); ++i)
+    TL_CHECK(ctx.input(i).shape.rank() == 0, ShapeError, ctx.op.name(), ": input ", i,
+             " (a hyperparameter) must be a scalar, got ", meta_str(ctx.input(i)));
+}
+
+/// The kernel of an _apply op: `per_variable` (the _update op's kernel) once per variable, in place.
+void apply_kernel(KernelContext& ctx, std::size_t slots, std::size_t scalars, const KernelFn& per_variable) {
+  constexpr std::size_t kMaxSlots = 2;
+  const std::size_t n = ctx.inputs.size() - scalars, k = 1 + slots;
+  std::array<Tensor, 1 + kMaxSlots + 1 + 2> inputs;  // var, slots, gradient, scalars (at most two)
+  std::array<Tensor, 1 + kMaxSlots> outputs;
+  for (std::size_t s = 0; s < scalars; ++s) inputs[k + 1 + s] = ctx.inputs[n + s];
+  for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t j = 0; j < k; ++j) {
+      Tensor& value = ctx.variables[j * n + p]->value;
+      if (exclusively_owned(value)) {
+        inputs[j] = outputs[j] = value;
+      } else {
+        inputs[j] = value;
+        outputs[j] = Tensor::empty(value.dtype(), value.shape());
+      }
+    }
+    inputs[k] = ctx.inputs[p];
+    KernelContext one{ctx.op, std::span<const Tensor>(inputs.data(), k + 1 + scalars), ctx.attrs,
+                      std::span<Tensor>(outputs.data(), k)};
+    per_variable(one);
+    for (std::size_t j = 0; j < k; ++j) {
+      ctx.variables[j * n + p]->value = outputs[j];
+      inputs[j] = outputs[j] = Tensor();
+    }
+  }
+}
+
 /// Registers one update op: `tensors` tensor inputs (var, slots..., gradient) then `scalars` scalar inputs.
 OpDef& update_op(OpRegistry& r, const char* name, const char* doc, int tensors, int scalars, KernelFn kernel) {
   const auto num_tensors = static_cast<std::size_t>(tensors);
   return r.op(name).doc(doc).inputs(tensors + scalars).outputs(tensors - 1).traits(trait::not_differentiable)
       .shape_fn([num_tensors](ShapeContext& ctx) { update_shape(ctx, num_tensors); })
       .kernel(std::move(kernel));
+}
+
+/// Registers the _apply twin of an update op (same attributes): gradients and scalars in, variables updated.
+OpDef& apply_op(OpRegistry& r, const char* name, const char* doc, int tensors, int scalars, KernelFn kernel) {
+  const auto slots = static_cast<std::size_t>(tensors - 2), count = static_cast<std::size_t>(scalars);
+  return r.op(name).doc(doc).variadic_inputs(1 + scalars).outputs(0)
+      .traits(trait::not_differentiable | trait::updates_variables | trait::side_effects)
+      .shape_fn([slots, count](ShapeContext& ctx) { apply_shape(ctx, slots, count); })
+      .kernel([slots, count, kernel = std::move(kernel)](KernelContext& ctx) { apply_kernel(ctx, slots, count, kernel); });
 }
 
 }  // namespace
@@ -171,6 +250,21 @@ void register_optimizer_ops(OpRegistry& r) {
       .attr<double>("rho", true).attr<double>("epsilon", true);
   update_op(r, "rmsprop_momentum_update", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
             "epsilon); var' = var - mom' -> (var', rms', mom')", 4, 1, rmsprop_momentum_kernel)
+      .attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
+
+  apply_op(r, "sgd_apply", "sgd_update for every variable of a step, in place: (g_i..., lr), variables (var_i...)",
+           2, 1, sgd_kernel);
+  apply_op(r, "sgd_momentum_apply", "sgd_momentum_update for every variable of a step, in place: (g_i..., lr), "
+           "variables (var_i..., m_i...)", 3, 1, sgd_momentum_kernel)
+      .attr<double>("momentum", true).attr<bool>("nesterov");
+  apply_op(r, "adam_apply", "adam_update for every variable of a step, in place: (g_i..., lr, step), variables "
+           "(var_i..., m_i..., v_i...)", 4, 2, adam_kernel)
+      .attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
+  apply_op(r, "rmsprop_apply", "rmsprop_update for every variable of a step, in place: (g_i..., lr), variables "
+           "(var_i..., rms_i...)", 3, 1, rmsprop_kernel)
+      .attr<double>("rho", true).attr<double>("epsilon", true);
+  apply_op(r, "rmsprop_momentum_apply", "rmsprop_momentum_update for every variable of a step, in place: "
+           "(g_i..., lr), variables (var_i..., rms_i..., mom_i...)", 4, 1, rmsprop_momentum_kernel)
       .attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
 }
 

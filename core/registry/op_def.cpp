@@ -27,7 +27,7 @@ std::size_t OpDef::num_outputs(const Attrs& attrs, Subgraphs subgraphs) const {
 }
 
 void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs,
-                  Subgraphs subgraphs) const {
+                  Subgraphs subgraphs, VariableHandles variables) const {
   auto count = static_cast<int>(inputs.size());
   if (num_inputs_ == variadic) {
     TL_CHECK(count >= min_inputs_, InvalidArgument, name_, ": expected at least ", min_inputs_, " inputs, got ",
@@ -40,15 +40,20 @@ void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
   TL_CHECK(outputs.size() == expected, InvalidArgument, name_, ": expected ", expected, " outputs, got ",
            outputs.size());
   TL_CHECK(static_cast<bool>(shape_fn_), InvalidArgument, name_, ": op has no shape rule");
-  ShapeContext context{*this, inputs, attrs, outputs, subgraphs};
+  TL_CHECK(has(trait::updates_variables) || variables.empty(), InvalidArgument, name_, ": got ", variables.size(),
+           " variable handle(s), but the op updates no variables");
+  for (std::size_t i = 0; i < variables.size(); ++i)
+    TL_CHECK(variables[i] != nullptr && variables[i]->value.defined() && !variables[i]->value.is_symbolic(),
+             InvalidArgument, name_, ": variable ", i, " has no concrete value");
+  ShapeContext context{*this, inputs, attrs, outputs, subgraphs, variables};
   shape_fn_(context);
 }
 
 void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs,
-                std::unique_ptr<KernelState>* state) const {
+                std::unique_ptr<KernelState>* state, VariableHandles variables) const {
   TL_CHECK(static_cast<bool>(kernel_), InvalidArgument, name_, ": op has no kernel");
   std::unique_ptr<KernelState> call_state;
-  KernelContext context{*this, inputs, attrs, outputs, subgraphs, state != nullptr ? state : &call_state};
+  KernelContext context{*this, inputs, attrs, outputs, subgraphs, state != nullptr ? state : &call_state, variables};
   kernel_(context);
 }
 

@@ -125,12 +125,12 @@ inline std::size_t decode_input_count(ByteReader& in, const OpDef& op) {
   return static_cast<std::size_t>(op.min_inputs() + c % 5);
 }
 
-/// The ops an encoded call can name: the registry's ops without sub-graphs (a structured op's call needs graphs,
-/// which the graph_json target fuzzes).
+/// The ops an encoded call can name: the registry's ops without sub-graphs or variable handles (a structured op
+/// needs graphs, which the graph_json target fuzzes; an _apply op needs variables).
 inline std::vector<const OpDef*> callable_ops() {
   std::vector<const OpDef*> ops;
   for (const OpDef* op : OpRegistry::global().all())
-    if (op->num_subgraphs() == 0) ops.push_back(op);
+    if (op->num_subgraphs() == 0 && !op->has(trait::updates_variables)) ops.push_back(op);
   return ops;
 }
 

@@ -71,7 +71,7 @@ class Tracer final : public OpInterceptor {
 
   // OpInterceptor
   void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
-               Subgraphs subgraphs) override;
+               Subgraphs subgraphs, VariableHandles variables) override;
   Tensor read_variable(const std::shared_ptr<VariableState>& variable) override;
   void assign_variable(const std::shared_ptr<VariableState>& variable, const Tensor& value) override;
   void on_variable_created(const VariableState& variable) override;

@@ -28,7 +28,7 @@ void Rewriter::copy(std::size_t index) {
     case NodeKind::variable: values = {target_.add_variable(node.variable)}; break;
     case NodeKind::assign: target_.add_assign(node.variable, map(node.inputs[0])); break;
     case NodeKind::op:
-      values = target_.add_op(*node.op, map(node.inputs), node.attrs, node.subgraphs);
+      values = target_.add_op(*node.op, map(node.inputs), node.attrs, node.subgraphs, node.variables);
       target_.mutable_node(target_.num_nodes() - 1).resource = node.resource;
       break;
   }

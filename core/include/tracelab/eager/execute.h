@@ -34,7 +34,7 @@ class OpInterceptor {
   virtual ~OpInterceptor() = default;
   /// Records `op` on `inputs` (weak scalars already aligned) and fills `outputs` with symbolic tensors.
   virtual void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
-                       Subgraphs subgraphs) = 0;
+                       Subgraphs subgraphs, VariableHandles variables) = 0;
   /// The value a read of `variable` has at this point of the traced function.
   virtual Tensor read_variable(const std::shared_ptr<detail::VariableState>& variable) = 0;
   /// Records `variable = value` (dtype and shape already checked).
@@ -63,11 +63,12 @@ class SuspendInterception {
 };
 }  // namespace detail
 
-/// Runs `op` on `inputs` with `attrs` (and, for a structured op, its sub-graphs), writing
-/// `op.num_outputs(attrs, subgraphs)` results into `outputs`.
+/// Runs `op` on `inputs` with `attrs` (and, for a structured op, its sub-graphs; for an op with
+/// trait::updates_variables, the variables it updates in place), writing `op.num_outputs(attrs, subgraphs)`
+/// results into `outputs`. Observers see the call without the variables (such ops are not differentiable).
 /// Errors (bad shapes, dtypes, attributes, values) are typed exceptions thrown before any output is visible.
 void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
-             Subgraphs subgraphs = {});
+             Subgraphs subgraphs = {}, VariableHandles variables = {});
 /// Single-output convenience form.
 Tensor execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});
 Tensor execute(const OpDef& op, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});

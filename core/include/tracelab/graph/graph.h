@@ -56,6 +56,7 @@ struct Node {
   std::shared_ptr<tl::detail::VariableState> variable;  ///< variable/assign nodes: the captured handle
   std::vector<std::shared_ptr<const Graph>> subgraphs;  ///< structured ops: branch / cond / body graphs
   std::shared_ptr<const void> resource;                 ///< what an attribute names by id (a dataset), kept alive
+  std::vector<std::shared_ptr<tl::detail::VariableState>> variables;  ///< ops that update variables in place
 
   /// "input", "const" or the op's name.
   std::string_view label() const noexcept;
@@ -69,11 +70,13 @@ class Graph {
   /// Adds a constant. Throws InvalidArgument for an empty handle or a symbolic tensor. A weak scalar loses its
   /// weakness: graph values have a fixed dtype (the tracer aligns weak scalars before recording an op).
   ValueRef add_constant(const Tensor& value);
-  /// Adds `op` applied to `inputs` with `attrs` (and, for a structured op, the sub-graphs the node holds), after
+  /// Adds `op` applied to `inputs` with `attrs` (and, for a structured op, the sub-graphs the node holds; for an
+  /// op with trait::updates_variables, the variables it updates in place), after
   /// running its shape rule on the input metas; returns one value per output. Errors (bad refs:
   /// InvalidArgument; shape rule: ShapeError, DTypeError, ...) propagate and leave the graph unchanged.
   std::vector<ValueRef> add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs = {},
-                               std::vector<std::shared_ptr<const Graph>> subgraphs = {});
+                               std::vector<std::shared_ptr<const Graph>> subgraphs = {},
+                               std::vector<std::shared_ptr<tl::detail::VariableState>> variables = {});
   /// The same with the op looked up in OpRegistry::global() by name.
   std::vector<ValueRef> add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
                                const Attrs& attrs = {}, std::vector<std::shared_ptr<const Graph>> subgraphs = {});
@@ -119,7 +122,7 @@ class Graph {
 
  private:
   std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
-                                Subgraphs subgraphs) const;
+                                Subgraphs subgraphs, VariableHandles variables) const;
   void verify_node(std::size_t index) const;
 
   std::vector<Node> nodes_;

@@ -101,7 +101,7 @@ namespace detail {
 struct OptimizerState;
 }
 
-/// What an optimizer's update_step sees for one apply_gradients call.
+/// What an optimizer's apply_call sees for one apply_gradients call.
 class UpdateContext {
  public:
   /// `step` is iterations + 1 (int32 scalar): the number this step will have once applied.
@@ -150,12 +150,14 @@ class Optimizer {
   Optimizer& operator=(const Optimizer&) = default;
   /// The slots each variable gets, e.g. {"m", "v"} (may be empty).
   virtual std::vector<std::string> slot_names() const = 0;
-  /// Updates `var` and its `slots` (in slot_names() order) from `grad`: one fused op, then assignments.
-  virtual void update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                           const UpdateContext& context) const = 0;
-  /// Runs the fused update op `op` on `inputs` and assigns its outputs to var and slots (in that order).
-  static void run_update(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, const Variable& var,
-                         std::span<const Variable> slots);
+  /// The op that updates every variable of a step and its slots in place (an `_apply` op of
+  /// core/ops/optimizer_ops.cpp), its scalar inputs (after the gradients) and its attributes.
+  struct ApplyCall {
+    const OpDef* op;
+    std::vector<Tensor> scalars;
+    const Attrs* attrs;
+  };
+  virtual ApplyCall apply_call(const UpdateContext& context) const = 0;
 
  private:
   const std::vector<Variable>& slots_for(const Variable& var) const;
@@ -174,8 +176,7 @@ class SGD : public Optimizer {
 
  protected:
   std::vector<std::string> slot_names() const override;
-  void update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                   const UpdateContext& context) const override;
+  ApplyCall apply_call(const UpdateContext& context) const override;
 
  private:
   double momentum_;
@@ -196,8 +197,7 @@ class Adam : public Optimizer {
 
  protected:
   std::vector<std::string> slot_names() const override;
-  void update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                   const UpdateContext& context) const override;
+  ApplyCall apply_call(const UpdateContext& context) const override;
 
  private:
   double beta_1_, beta_2_, epsilon_;
@@ -217,8 +217,7 @@ class RMSprop : public Optimizer {
 
  protected:
   std::vector<std::string> slot_names() const override;
-  void update_step(const Variable& var, std::span<const Variable> slots, const Tensor& grad,
-                   const UpdateContext& context) const override;
+  ApplyCall apply_call(const UpdateContext& context) const override;
 
  private:
   double rho_, momentum_, epsilon_;

@@ -22,6 +22,7 @@
 
 #include "tracelab/base/attrs.h"
 #include "tracelab/tensor/tensor.h"
+#include "tracelab/tensor/variable_state.h"
 
 namespace tl {
 
@@ -33,6 +34,8 @@ class Graph;  // opaque in this layer: only the layers from graph/ up look insid
 
 /// The sub-graphs one node of a structured op holds (cond's two branches, a loop's cond and body, a fused body).
 using Subgraphs = std::span<const std::shared_ptr<const graph::Graph>>;
+/// The variables a node of an op with trait::updates_variables updates in place (by handle).
+using VariableHandles = std::span<const std::shared_ptr<detail::VariableState>>;
 
 /// What a kernel keeps between runs of one node, e.g. the executors of its sub-graphs. The graph executor holds
 /// one per node for as long as its plan lives; an eager call gets a fresh one.
@@ -48,6 +51,9 @@ inline constexpr std::uint32_t stateful = 1u << 2;          ///< reads or writes
 inline constexpr std::uint32_t side_effects = 1u << 3;      ///< must run even if nothing uses its output
 inline constexpr std::uint32_t not_differentiable = 1u << 4;  ///< has no gradient (argmax, comparisons, casts to int)
 inline constexpr std::uint32_t dynamic_outputs = 1u << 5;  ///< the kernel allocates its outputs (shapes known at run time)
+/// The node names variables (Node::variables, the contexts' `variables`) whose values its kernel updates in
+/// place, like TensorFlow's resource ops (ResourceApplyAdam): no read or assign nodes around it.
+inline constexpr std::uint32_t updates_variables = 1u << 6;
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.
@@ -57,6 +63,7 @@ struct ShapeContext {
   const Attrs& attrs;
   std::span<TensorMeta> outputs;
   Subgraphs subgraphs{};
+  VariableHandles variables{};
 
   const TensorMeta& input(std::size_t i) const { return *inputs[i]; }
   TensorMeta& output(std::size_t i = 0) const { return outputs[i]; }
@@ -71,6 +78,7 @@ struct KernelContext {
   std::span<Tensor> outputs;
   Subgraphs subgraphs{};
   std::unique_ptr<KernelState>* state_slot = nullptr;
+  VariableHandles variables{};
 
   const Tensor& input(std::size_t i) const { return inputs[i]; }
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
@@ -162,11 +170,11 @@ class OpDef {
   /// Checks input, sub-graph and output counts, attribute names/types and runs the shape rule; throws a typed
   /// error naming the op.
   void infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs,
-             Subgraphs subgraphs = {}) const;
+             Subgraphs subgraphs = {}, VariableHandles variables = {}) const;
   /// Runs the kernel on concrete inputs into allocated outputs. `state` is the node's state slot (nullptr: a
   /// fresh one for this call).
   void run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs = {},
-           std::unique_ptr<KernelState>* state = nullptr) const;
+           std::unique_ptr<KernelState>* state = nullptr, VariableHandles variables = {}) const;
 
  private:
   void check_attrs(const Attrs& attrs) const;
