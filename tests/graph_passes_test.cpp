@@ -284,6 +284,32 @@ TEST_CASE("graph/passes/simplify: identities become their operand only when the 
   }
 }
 
+TEST_CASE("graph/passes/simplify: reductions over size-1 axes and reshape chains (what the backward pass leaves)") {
+  Graph g;
+  auto x = g.add_input(f32({-1, 1, 10}), "x");
+  auto kept = g.add_op("reduce_sum", {x}, {{"axes", Ints{1}}, {"keepdims", true}})[0];          // -> x
+  auto dropped = g.add_op("reduce_max", {x}, {{"axes", Ints{-2}}})[0];                         // -> reshape [-1, 10]
+  auto batch = g.add_op("reduce_sum", {x}, {{"axes", Ints{0, 1}}, {"keepdims", true}})[0];      // dim 0 unknown: stays
+  auto twice = g.add_op("reshape", {g.add_op("reshape", {x}, {{"shape", Ints{-1, 10}}})[0]}, {{"shape", Ints{-1}}})[0];
+  auto back = g.add_op("reshape", {g.add_op("reshape", {x}, {{"shape", Ints{-1}}})[0]}, {{"shape", Ints{-1, 1, 10}}})[0];
+  auto mean = g.add_op("reduce_mean", {g.add_input(f32({1, 1}), "y")})[0];                     // all axes, size 1
+  g.set_outputs({kept, dropped, batch, twice, back, mean});
+  Graph s = graph::prune(graph::simplify(g));
+  s.verify();
+  CHECK(s.str() ==
+        "graph(%0: f32[?,1,10] {name=\"x\"}, %4: f32[1,1] {name=\"y\"}) {\n"
+        "  %1: f32[?,10] = reshape %0 {shape=[-1, 10]}\n"
+        "  %2: f32[1,1,10] = reduce_sum %0 {axes=[0, 1], keepdims=true}\n"
+        "  %3: f32[?] = reshape %0 {shape=[-1]}\n"
+        "  %5: f32[] = reshape %4 {shape=[]}\n"
+        "  return %0, %1, %2, %3, %0, %5\n"
+        "}\n");
+  // The same values as before the pass.
+  Tensor in = Generator(3).uniform({4, 1, 10}), y = constant({2.5f}, {1, 1});
+  auto before = run_graph(g, {in, y}), after = run_graph(s, {in, y});
+  for (std::size_t i = 0; i < before.size(); ++i) CHECK(after[i].to_vector<float>() == before[i].to_vector<float>());
+}
+
 TEST_CASE("graph/passes/fuse_matmul: matmul + bias + activation chains become fused_matmul") {
   Graph g;
   auto x = g.add_input(f32({-1, 4}), "x");

@@ -22,13 +22,21 @@ bool Shape::is_fully_defined() const noexcept {
 
 std::int64_t Shape::num_elements() const {
   constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 8;  // so that bytes fit in int64 too
-  TL_CHECK(is_fully_defined(), InvalidArgument, "shape ", str(), " has unknown dims, its size is not known");
-  if (std::find(dims_.begin(), dims_.end(), 0) != dims_.end()) return 0;  // (2^40, 2^40, 0) is empty, not huge
+  // One pass: an unknown dim is an error, a zero dim makes the shape empty ((2^40, 2^40, 0) is empty, not huge),
+  // and a product beyond the limit is an error only when no dim is zero.
   std::int64_t n = 1;
+  bool empty = false, too_many = false;
   for (auto d : dims_) {
-    TL_CHECK(n <= limit / d, OutOfMemory, "shape ", str(), " has too many elements to count");
-    n *= d;
+    if (d <= 0) {
+      TL_CHECK(d == 0, InvalidArgument, "shape ", str(), " has unknown dims, its size is not known");
+      empty = true;
+    } else if (!too_many) {
+      too_many = n > limit / d;
+      n *= too_many ? 1 : d;
+    }
   }
+  if (empty) return 0;
+  TL_CHECK(!too_many, OutOfMemory, "shape ", str(), " has too many elements to count");
   return n;
 }
 

@@ -165,13 +165,15 @@ void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
 /// The slot's tensor, written in place unless someone else holds it (copy-on-shared: then a fresh buffer).
 /// A slot shared by values of different shapes (same dtype and bytes) gets the value's meta.
 void Executor::acquire_slot(std::size_t value) {
-  Tensor& slot = plan_->slots[plan_->slot_of_value[value]];
+  const std::size_t index = plan_->slot_of_value[value];
+  Tensor& slot = plan_->slots[index];
   const TensorMeta& meta = *plan_->value_meta[value];
   if (!slot.defined() || !exclusively_owned(slot)) {
     slot = Tensor::empty(meta.dtype, meta.shape);
-  } else if (!(slot.meta() == meta)) {
+  } else if (plan_->slot_meta_of[index] != value && !(slot.meta() == meta)) {
     const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = meta;  // nobody else sees this impl
   }
+  plan_->slot_meta_of[index] = value;  // the slot's tensor now has this value's meta
   values_[value] = slot;
 }
 

@@ -218,6 +218,7 @@ void Executor::plan_slots(Plan& plan) const {
     }
   }
   plan.slots.resize(slot_metas.size());
+  plan.slot_meta_of.assign(slot_metas.size(), npos);
 }
 
 void Executor::check_inputs(std::span<const Tensor> inputs) const {

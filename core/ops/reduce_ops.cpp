@@ -203,24 +203,60 @@ void reduce_groups(const T* in, std::vector<Group> groups, A* dst) {
   ArrayMap<A>(dst, total) = ConstArrayMap<T>(in, total).template cast<A>();
 }
 
+/// A node's reduction plan for one input shape (kept in the kernel state: the executor runs a node on the same
+/// shape again and again, and the plan allocates).
+struct ReducePlan final : KernelState {
+  Shape shape{-1};
+  std::int64_t count = 1;     ///< elements per output value
+  std::vector<Group> groups;  ///< see plan_groups
+  bool single = false;        ///< exactly one reduced group: one pass (outer, n, inner)
+  std::int64_t outer = 1, n = 1, inner = 1;
+};
+
+const ReducePlan& reduce_plan(const KernelContext& ctx) {
+  auto& plan = ctx.state<ReducePlan>();
+  const Shape& shape = ctx.input(0).shape();
+  if (plan.shape == shape) return plan;
+  std::vector<bool> reduced = reduced_axes(ctx.op.name(), ctx.attrs, shape.rank());
+  plan.count = 1;
+  for (std::size_t i = 0; i < reduced.size(); ++i)
+    if (reduced[i]) plan.count *= shape[i];
+  plan.groups = plan_groups(shape, reduced);
+  const auto reduced_groups = std::count_if(plan.groups.begin(), plan.groups.end(), [](const Group& g) { return g.reduced; });
+  plan.single = reduced_groups == 1;
+  if (plan.single) {
+    auto g = static_cast<std::size_t>(std::find_if(plan.groups.begin(), plan.groups.end(),
+                                                   [](const Group& x) { return x.reduced; }) - plan.groups.begin());
+    plan.outer = product(plan.groups, 0, g);
+    plan.n = plan.groups[g].size;
+    plan.inner = product(plan.groups, g + 1, plan.groups.size());
+  }
+  plan.shape = shape;
+  return plan;
+}
+
+/// reduce_groups for a plan: one pass when a single group is reduced.
+template <Reduction K, class T, class A>
+void reduce_planned(const T* in, const ReducePlan& plan, A* dst) {
+  if (plan.single) return reduce_pass<K>(pass_input<A>(in), dst, plan.outer, plan.n, plan.inner);
+  reduce_groups<K>(in, plan.groups, dst);
+}
+
 template <Reduction K, class T>
 void reduce_kernel(KernelContext& ctx) {
   using A = typename Accumulator<K, T>::type;
   const Tensor& x = ctx.input(0);
   const Tensor& out = ctx.output();
-  std::vector<bool> reduced = reduced_axes(ctx.op.name(), ctx.attrs, x.rank());
-  std::int64_t count = 1;  // elements per output value
-  for (std::size_t i = 0; i < reduced.size(); ++i)
-    if (reduced[i]) count *= x.shape()[i];
-  std::vector<Group> groups = plan_groups(x.shape(), reduced);
+  const ReducePlan& plan = reduce_plan(ctx);
+  const std::int64_t count = plan.count;
   std::int64_t size = out.num_elements();
   T* po = out.mutable_data<T>();
   if constexpr (std::is_same_v<A, T>) {
-    reduce_groups<K>(x.data<T>(), std::move(groups), po);
+    reduce_planned<K>(x.data<T>(), plan, po);
     if constexpr (K == Reduction::mean) ArrayMap<T>(po, size) /= static_cast<T>(count);  // 0 / 0 = nan
   } else {
     std::vector<A> acc(static_cast<std::size_t>(size));
-    reduce_groups<K>(x.data<T>(), std::move(groups), acc.data());
+    reduce_planned<K>(x.data<T>(), plan, acc.data());
     if constexpr (K == Reduction::mean) {
       // |sum| < 2^63 needs count <= 2^32 (16 GiB of int32: a guard, not a real limit).
       TL_CHECK(count > 0 && count <= (std::int64_t{1} << 32), InvalidArgument, ctx.op.name(),

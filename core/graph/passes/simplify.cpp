@@ -7,6 +7,13 @@
 // tensor). Zero means +0 or -0; x + 0 maps x = -0 to +0, a difference this pass accepts (the two compare
 // equal). x * 0 is not simplified: nan * 0 and inf * 0 are nan. The sweep looks at the rewritten inputs, so
 // chains collapse in one run: neg(neg(neg(neg(x)))) -> x.
+//
+// What the backward pass leaves behind is rewritten too (each becomes a cheaper node or disappears):
+//   reduce_{sum,mean,max,min}(x) over axes of known size 1  ->  x (keepdims), else reshape(x) to the result
+//   reshape(reshape(x))                                      ->  reshape(x) to the outer shape
+// A reshape made this way needs a target with at most one unknown dim (written -1); otherwise the node stays.
+// Reducing a size-1 axis changes no value (a sum or max of one element is that element; a mean divides by 1).
+#include <algorithm>
 #include <optional>
 
 #include "graph/passes/rewriter.h"
@@ -17,6 +24,10 @@ namespace tl::graph {
 namespace {
 
 struct KnownOps {
+  const OpDef* reduce_sum;
+  const OpDef* reduce_mean;
+  const OpDef* reduce_max;
+  const OpDef* reduce_min;
   const OpDef* add;
   const OpDef* sub;
   const OpDef* mul;
@@ -31,7 +42,8 @@ struct KnownOps {
 const KnownOps& known_ops() {
   static const KnownOps ops = [] {
     const OpRegistry& r = OpRegistry::global();
-    return KnownOps{&r.get("add"), &r.get("sub"), &r.get("mul"), &r.get("div"), &r.get("neg"),
+    return KnownOps{&r.get("reduce_sum"), &r.get("reduce_mean"), &r.get("reduce_max"), &r.get("reduce_min"),
+                    &r.get("add"), &r.get("sub"), &r.get("mul"), &r.get("div"), &r.get("neg"),
                     &r.get("identity"), &r.get("reshape"), &r.get("transpose"), &r.get("cast")};
   }();
   return ops;
@@ -87,6 +99,57 @@ std::optional<ValueRef> simplified(const Node& node, const Graph& target, const 
   return std::nullopt;
 }
 
+/// The reshape attribute for `shape`: its dims, the one unknown dim as -1; nothing with two unknown dims.
+std::optional<Ints> reshape_target(const Shape& shape) {
+  Ints dims = shape.dims();
+  if (std::count(dims.begin(), dims.end(), std::int64_t{-1}) > 1) return std::nullopt;
+  return dims;
+}
+
+/// True when every axis a reduction node reduces has known size 1 in `x`.
+bool reduces_only_ones(const Node& node, const TensorMeta& x) {
+  const int rank = x.shape.rank();
+  Ints axes = node.attrs.get_or<Ints>("axes", {});
+  if (axes.empty())
+    for (int a = 0; a < rank; ++a) axes.push_back(a);
+  for (std::int64_t axis : axes) {
+    const std::int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank || x.shape[static_cast<std::size_t>(a)] != 1) return false;
+  }
+  return true;
+}
+
+/// x, or a single reshape of x, when `node` only moves x's values into another shape (see the header comment);
+/// adds the reshape to `target`. Nothing otherwise.
+std::optional<ValueRef> reshaped(const Node& node, Graph& target, const std::vector<ValueRef>& in) {
+  if (!detail::is_registry_op(node) || node.outputs.size() != 1) return std::nullopt;
+  const KnownOps& k = known_ops();
+  const OpDef* op = node.op;
+  ValueRef source;
+  if (op == k.reduce_sum || op == k.reduce_mean || op == k.reduce_max || op == k.reduce_min) {
+    if (!reduces_only_ones(node, target.meta(in[0]))) return std::nullopt;
+    source = in[0];
+  } else if (op == k.reshape) {
+    const Node& inner = target.node(in[0].node);
+    if (inner.kind != NodeKind::op || inner.op != k.reshape) return std::nullopt;
+    source = inner.inputs[0];
+  } else {
+    return std::nullopt;
+  }
+  const TensorMeta& want = node.outputs[0];
+  if (target.meta(source) == want) return source;
+  std::optional<Ints> shape = reshape_target(want.shape);
+  if (!shape) return std::nullopt;
+  std::vector<ValueRef> out;
+  try {
+    out = target.add_op(*k.reshape, {source}, {{"shape", *shape}});
+  } catch (const Error&) {  // a reshape the shape rule refuses: keep the node as it is
+    return std::nullopt;
+  }
+  if (!(target.meta(out[0]) == want)) return std::nullopt;  // kept as it is; prune drops the unused reshape
+  return out[0];
+}
+
 }  // namespace
 
 Graph simplify(const Graph& g) {
@@ -94,7 +157,11 @@ Graph simplify(const Graph& g) {
   for (std::size_t i = 0; i < g.num_nodes(); ++i) {
     const Node& node = g.node(i);
     std::optional<ValueRef> x;
-    if (node.kind == NodeKind::op) x = simplified(node, rw.target(), rw.map(node.inputs));
+    if (node.kind == NodeKind::op) {
+      std::vector<ValueRef> in = rw.map(node.inputs);
+      x = simplified(node, rw.target(), in);
+      if (!x) x = reshaped(node, rw.target(), in);
+    }
     if (x) rw.alias(i, {*x});
     else rw.copy(i);
   }

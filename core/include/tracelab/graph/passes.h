@@ -57,6 +57,8 @@ Graph eliminate_common_subexpressions(const Graph& g);
 /// Algebraic simplification: x+0, 0+x, x-0, x*1, 1*x, x/1, neg(neg(x)), identity(x), reshape to x's own
 /// shape, transpose by the identity permutation and cast to x's dtype all become x — only when the result's
 /// meta equals x's meta exactly and the constant is all one value. x*0 is left alone (x may be nan or inf).
+/// What the backward pass leaves behind: a reduction over axes of known size 1 becomes x or one reshape of x,
+/// and reshape(reshape(x)) one reshape.
 Graph simplify(const Graph& g);
 
 /// Fuses trees of float32 elementwise registry ops (no attributes, with a gradient) whose intermediate values
