@@ -98,7 +98,7 @@ val function_new(const val& options, const val& trampoline) {
 val function_call(double id, const val& args) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
-    return handles_of(f(to_args(args, f.options().name)));
+    return val(results_of(f(to_args(args, f.options().name))));
   });
 }
 

@@ -59,6 +59,10 @@ HandleTable<Variable>& variables();
 double variable_handle(const Variable& variable);
 /// A new handle per tensor, as a JS array.
 emscripten::val handles_of(const std::vector<Tensor>& list);
+/// A new handle per tensor, with its meta, written to a buffer in the module's memory that JS reads in one go
+/// (engine.wrapResults): [count, then per tensor: handle, dtype (0 float32, 1 int32, 2 bool), symbolic, rank,
+/// dims... (-1 unknown)], as float64. Returns the buffer's byte address; it is valid until the next such call.
+double results_of(const std::vector<Tensor>& list);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).
 std::vector<Tensor> tensors_of(const emscripten::val& ids, const std::string& what);
 /// The same, releasing the handles: the tensors' ownership passes from JS to C++.

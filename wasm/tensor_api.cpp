@@ -160,6 +160,20 @@ val handles_of(const std::vector<Tensor>& list) {
   return out;
 }
 
+double results_of(const std::vector<Tensor>& list) {
+  static std::vector<double> buffer;
+  buffer.clear();
+  buffer.push_back(static_cast<double>(list.size()));
+  for (const Tensor& t : list) {
+    buffer.push_back(tensors().add(t));
+    buffer.push_back(t.dtype() == DType::float32 ? 0 : t.dtype() == DType::int32 ? 1 : 2);
+    buffer.push_back(t.is_symbolic() ? 1 : 0);
+    buffer.push_back(t.rank());
+    for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
+  }
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
+}
+
 std::vector<Tensor> tensors_of(const val& ids, const std::string& what) {
   TL_CHECK(is_array(ids), InvalidArgument, what, ": expected an array of tensors");
   std::vector<Tensor> out;
@@ -308,7 +322,7 @@ val memory() {
 }
 
 val op_call(const std::string& name, const val& inputs, const val& attrs) {
-  return guarded([&] { return handles_of(run(name, tensors_of(inputs, name), attrs)); });
+  return guarded([&] { return val(results_of(run(name, tensors_of(inputs, name), attrs))); });
 }
 
 // ---- variables ----

@@ -64,14 +64,16 @@ const results = {};
 const cpp = tl.experiments.runRagged({ ...config, modes: ['eager', 'function', 'signature'] });
 for (const m of cpp.modes) results[`C++ ${m.mode}`] = { us: m.steady_median_us, loss: m.loss };
 
-// 2. JS-driven: eager, tl.function, tl.function with a signature.
-for (const mode of ['eager', 'function', 'signature']) {
+// 2. JS-driven: eager, tl.function, tl.function with a signature; the signature once more without the call
+//    history a tl.function keeps by default (100 records, for f.calls), as the C++ runner records none.
+for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0']) {
   const model = tracelabModel();
   const optimizer = tl.train.adam(0.01);
   const body = tracelabStep(model, optimizer);
+  const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode === 'eager' ? body
-    : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0,
-                          inputSignature: mode === 'signature' ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined });
+    : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
+                          ...(mode.endsWith('callHistory 0') ? { callHistory: 0 } : {}) });
   const { times, losses } = timeSteps(steps, step);
   results[`JS ${mode}`] = { us: steady(times, 50), loss: Array.from(losses) };
   model.dispose();
@@ -86,7 +88,7 @@ try {
 } catch (error) {
   console.log(`TensorFlow.js not installed (${error.message.split('\n')[0]}): \`npm ci --prefix bench/js\` installs it (bench/js/package.json)`);
 }
-if (tf) {
+if (tf && tfjsSteps > 0) {
   const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
   require('@tensorflow/tfjs-backend-wasm').setWasmPaths(`${wasmDir}/`);
   for (const backend of ['cpu', 'wasm']) {
@@ -123,12 +125,12 @@ if (tf) {
 
 const base = results['C++ signature'].us;
 console.log(`ragged train step from JS, Node ${process.versions.node}: ${steps} steps (TF.js ${tfjsSteps}); steady-state medians\n`);
-console.log(`${'driver / mode'.padEnd(20)} ${'us/step'.padStart(10)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
+console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(10)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
 const reference = results['C++ eager'].loss[100];
 for (const [name, r] of Object.entries(results))
-  console.log(`${name.padEnd(20)} ${r.us.toFixed(2).padStart(10)} ${(r.us / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
+  console.log(`${name.padEnd(32)} ${r.us.toFixed(2).padStart(10)} ${(r.us / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
 const ratio = (a, b) => results[a].us / results[b].us;
-console.log(`\nJS-driven / C++-driven: signature ${ratio('JS signature', 'C++ signature').toFixed(2)}x, function ${ratio('JS function', 'C++ function').toFixed(2)}x, eager ${ratio('JS eager', 'C++ eager').toFixed(2)}x`);
+console.log(`\nJS-driven / C++-driven: signature ${ratio('JS signature', 'C++ signature').toFixed(2)}x (without call history ${ratio('JS signature, callHistory 0', 'C++ signature').toFixed(2)}x), function ${ratio('JS function', 'C++ function').toFixed(2)}x, eager ${ratio('JS eager', 'C++ eager').toFixed(2)}x`);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${ratio('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${ratio('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${ratio('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${ratio('TF.js wasm', 'JS eager').toFixed(1)}x`);
 if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v.us])), null, 1));

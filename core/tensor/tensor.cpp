@@ -91,7 +91,7 @@ std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
            " bytes");
   if (data) std::memset(data, 0, rounded);
   try {
-    return std::shared_ptr<Buffer>(new Buffer(data, bytes));
+    return std::make_shared<Buffer>(Key{}, data, bytes);
   } catch (...) {
     if (data) BlockPool::get().give(data, rounded);
     throw;

@@ -110,7 +110,7 @@ test('page: served with the right types; a 500-step run of all modes draws every
   const fusedBody = page.locator(`#inspect-graph .cluster.subgraph[data-label="body"][data-path="${fusedPath}/0"]`);
   assert.ok(Number(await fusedBody.getAttribute('data-nodes')) >= 2, 'the fused body holds its member ops');
   const inBody = Number(await body.getAttribute('data-nodes'));
-  assert.ok(inBody > 100, `body nodes ${inBody}`);
+  assert.ok(inBody > 50, `body nodes ${inBody}`);  // the optimized training step (one adam_apply node)
   assert.equal(Number((await dataset(page, 'inspect-graph')).nodes), inBody + 1);
   assert.equal(await page.locator('#inspect-graph g.node text', { hasText: /^%\d+ arg0 ← element 0$/ }).count(), 1);
   const loopBox = page.locator('#inspect-graph g.node.structured[data-path="0"]');

@@ -329,7 +329,7 @@ test('experiments: the ragged runner from JS reports progress, can stop, and giv
   assert.throws(() => tl.experiments.runRagged({ minLength: 5, maxLength: 2 }), { name: 'InvalidArgument', message: /reversed/ });
   assert.throws(() => tl.experiments.runRagged({ steps: 10 }, { onProgress: () => { throw new TypeError('page bug'); }, progressEvery: 5 }), TypeError);
   const graphs = tl.experiments.runRagged({ steps: 20, modes: ['signature'] }, { includeGraphs: true });
-  assert.match(graphs.modes[0].concrete_functions[0].graph, /adam_update/);
+  assert.match(graphs.modes[0].concrete_functions[0].graph, /adam_apply/);
 });
 
 test('experiments: warmupSteps runs untimed first (warmupMs); progress reports carry each retrace once', () => {

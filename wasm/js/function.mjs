@@ -65,8 +65,8 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const ids = engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
-        const outputs = ids.map((out) => engine.wrap(out));
+        const outputs = engine.wrapResults(
+          engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
         if (options.onTrace) {
           const last = core.functionLastCall(id);
           if (last && last.traced) {

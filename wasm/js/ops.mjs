@@ -43,8 +43,7 @@ export function makeOps(engine, makeTensor, isVariable) {
       return t;
     });
     try {
-      const ids = guard(() => core.opCall(name, tensors.map((t) => t.id), attrs));
-      const outputs = ids.map((id) => engine.wrap(id));
+      const outputs = engine.wrapResults(guard(() => core.opCall(name, tensors.map((t) => t.id), attrs)));
       return info.outputs === 1 ? outputs[0] : outputs;
     } finally {
       for (const t of made) t.dispose();

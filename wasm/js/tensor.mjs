@@ -4,6 +4,9 @@
 // net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
 import { guard, InvalidArgument, OperatorNotAllowedInGraphError, translate } from './errors.mjs';
 
+/** The dtype codes of results_of (wasm/tensor_api.cpp). */
+const DTYPE_CODES = ['float32', 'int32', 'bool'];
+
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
   constructor(core) {
@@ -20,7 +23,29 @@ export class Engine {
 
   /** Wraps a new core handle as a Tensor tracked by the current tidy scope. */
   wrap(id) {
-    const meta = guard(() => this.core.tensorMeta(id));
+    return this.adopt(id, guard(() => this.core.tensorMeta(id)));
+  }
+
+  /**
+   * The tensors of a core call's results, read in one go from the buffer whose address the call returned
+   * (results_of in wasm/tensor_api.cpp): count, then per tensor its handle, dtype, symbolic flag, rank and dims.
+   */
+  wrapResults(address) {
+    const heap = this.core.HEAPF64;
+    let at = address / 8;
+    const count = heap[at++];
+    const tensors = new Array(count);
+    for (let i = 0; i < count; ++i) {
+      const id = heap[at++], dtype = DTYPE_CODES[heap[at++]], symbolic = heap[at++] !== 0, rank = heap[at++];
+      const shape = new Array(rank);
+      for (let d = 0; d < rank; ++d) shape[d] = heap[at++];
+      tensors[i] = this.adopt(id, { shape, dtype, symbolic });
+    }
+    return tensors;
+  }
+
+  /** A Tensor for a handle the core just made, with its meta {shape, dtype, symbolic}. */
+  adopt(id, meta) {
     const tensor = new Tensor(this, id, meta);
     this.live += 1;
     this.registry.register(tensor, id, tensor);

@@ -36,9 +36,12 @@ std::string meta_str(const TensorMeta& meta);
 namespace detail {
 /// A heap block of bytes, 64-byte aligned, zero-initialized, shared between tensors that alias it.
 class Buffer {
+  struct Key {};  // only allocate() makes buffers (through std::make_shared: one heap block with the count)
+
  public:
   /// Allocates `bytes` bytes; throws OutOfMemory (never aborts) when the allocation fails.
   static std::shared_ptr<Buffer> allocate(std::size_t bytes);
+  Buffer(Key, void* data, std::size_t bytes) : data_(data), bytes_(bytes) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -46,7 +49,6 @@ class Buffer {
   std::size_t bytes() const noexcept { return bytes_; }
 
  private:
-  Buffer(void* data, std::size_t bytes) : data_(data), bytes_(bytes) {}
   void* data_;
   std::size_t bytes_;
 };
