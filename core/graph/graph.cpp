@@ -69,6 +69,19 @@ std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>
   return values;
 }
 
+std::vector<ValueRef> Graph::add_copy(const Node& node, const std::vector<ValueRef>& inputs) {
+  TL_CHECK(node.kind == NodeKind::op && node.op != nullptr, InvalidArgument, "graph: add_copy copies op nodes only");
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    TL_CHECK(contains(inputs[i]), InvalidArgument, node.op->name(), ": input ", i, " refers to ", inputs[i].str(),
+             ", which is not in the graph (", nodes_.size(), " nodes)");
+  Node copy = node;
+  copy.inputs = inputs;
+  nodes_.push_back(std::move(copy));
+  std::vector<ValueRef> values;
+  for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
+  return values;
+}
+
 ValueRef Graph::add_variable(std::shared_ptr<tl::detail::VariableState> variable) {
   TL_CHECK(variable != nullptr && variable->value.defined(), InvalidArgument, "graph: add_variable got no variable");
   Node node;

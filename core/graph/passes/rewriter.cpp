@@ -27,10 +27,19 @@ void Rewriter::copy(std::size_t index) {
     case NodeKind::constant: values = {target_.add_constant(node.value)}; break;
     case NodeKind::variable: values = {target_.add_variable(node.variable)}; break;
     case NodeKind::assign: target_.add_assign(node.variable, map(node.inputs[0])); break;
-    case NodeKind::op:
-      values = target_.add_op(*node.op, map(node.inputs), node.attrs, node.subgraphs, node.variables);
-      target_.mutable_node(target_.num_nodes() - 1).resource = node.resource;
+    case NodeKind::op: {
+      std::vector<ValueRef> inputs = map(node.inputs);
+      bool same_metas = true;  // then the shape rule would give the same outputs: keep them
+      for (std::size_t k = 0; k < inputs.size() && same_metas; ++k)
+        same_metas = target_.meta(inputs[k]) == source_.meta(node.inputs[k]);
+      if (same_metas) {
+        values = target_.add_copy(node, inputs);
+      } else {
+        values = target_.add_op(*node.op, inputs, node.attrs, node.subgraphs, node.variables);
+        target_.mutable_node(target_.num_nodes() - 1).resource = node.resource;
+      }
       break;
+    }
   }
   map_[index] = std::move(values);
 }

@@ -80,6 +80,10 @@ class Graph {
   /// The same with the op looked up in OpRegistry::global() by name.
   std::vector<ValueRef> add_op(std::string_view op_name, const std::vector<ValueRef>& inputs,
                                const Attrs& attrs = {}, std::vector<std::shared_ptr<const Graph>> subgraphs = {});
+  /// Adds a copy of op node `node` (of this or another graph) on `inputs`, keeping its output metas without
+  /// running its shape rule again: for passes that copy a node whose inputs have exactly the metas of the
+  /// original's (verify() re-checks every shape rule). Bad refs are an InvalidArgument.
+  std::vector<ValueRef> add_copy(const Node& node, const std::vector<ValueRef>& inputs);
   /// Adds a read of a captured variable; its value is the variable's value when the node runs.
   ValueRef add_variable(std::shared_ptr<tl::detail::VariableState> variable);
   /// Adds an assignment of `value` to a captured variable (dtype and shape must match the variable's).
