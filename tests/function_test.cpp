@@ -270,3 +270,31 @@ TEST_CASE("function/call history: off by default, bounded when on, the oldest dr
   CHECK(kept.calls()[0].index == 10);
   CHECK(kept.tracing_count() == 4);
 }
+
+TEST_CASE("function/run_functions_eagerly: the callable runs on every call, nothing is traced (tf.config)") {
+  int host_runs = 0;
+  auto f = tl::function([&](const tl::Tensor& x, int k) {
+    ++host_runs;  // host code: once per trace normally, once per call when run eagerly
+    return x * static_cast<float>(k);
+  }, {.input_signature = {}, .name = "f"});
+  struct Restore {
+    ~Restore() { tl::config::run_functions_eagerly(false); }
+  } restore;
+  CHECK_FALSE(tl::config::functions_run_eagerly());
+  tl::config::run_functions_eagerly(true);
+  CHECK(tl::config::functions_run_eagerly());
+  for (int call = 0; call < 3; ++call) CHECK(f(tl::constant({1.f, 2.f}), 3).to_vector<float>() == std::vector<float>{3.f, 6.f});
+  CHECK(host_runs == 3);
+  CHECK(f.tracing_count() == 0);
+  tl::config::run_functions_eagerly(false);
+  f(tl::constant({1.f, 2.f}), 3);
+  f(tl::constant({1.f, 2.f}), 3);
+  CHECK(host_runs == 4);  // traced once, then the cached graph
+  CHECK(f.tracing_count() == 1);
+  // A signature still checks the call when run eagerly.
+  auto g = tl::function([](const tl::Tensor& x) { return x + 1.f; }, {.input_signature = {tl::TensorSpec({-1})}});
+  tl::config::run_functions_eagerly(true);
+  CHECK_THROWS_AS(g(tl::constant({1.f, 2.f}, {1, 2})), tl::InvalidArgument);
+  CHECK(g(tl::constant({1.f})).to_vector<float>() == std::vector<float>{2.f});
+  CHECK(g.tracing_count() == 0);
+}

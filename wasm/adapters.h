@@ -61,6 +61,8 @@ val function_calls(double id);
 val function_last_call(double id);
 val function_graphs(double id);
 val function_clear_calls(double id);
+void config_run_functions_eagerly(bool enabled);
+bool config_functions_run_eagerly();
 bool function_dispose(double id);
 /// tl.cond(pred, trueFn, falseFn) and tl.whileLoop(cond, body, loopVars): JS branches / bodies via trampolines.
 val cond(double pred, const val& true_fn, const val& false_fn);

@@ -38,6 +38,8 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionGraphs", &function_graphs);
   emscripten::function("functionClearCalls", &function_clear_calls);
   emscripten::function("functionLastCall", &function_last_call);
+  emscripten::function("configRunFunctionsEagerly", &config_run_functions_eagerly);
+  emscripten::function("configFunctionsRunEagerly", &config_functions_run_eagerly);
   emscripten::function("functionDispose", &function_dispose);
   emscripten::function("cond", &cond);
   emscripten::function("whileLoop", &while_loop);

@@ -11,6 +11,7 @@
 
 #include "adapters.h"
 #include "handles.h"
+#include "tracelab/function/config.h"
 
 namespace tl::wasm {
 namespace {
@@ -164,6 +165,9 @@ val function_graphs(double id) {
     return out;
   });
 }
+
+void config_run_functions_eagerly(bool enabled) { tl::config::run_functions_eagerly(enabled); }
+bool config_functions_run_eagerly() { return tl::config::functions_run_eagerly(); }
 
 val function_clear_calls(double id) {
   return guarded([&] {

@@ -357,6 +357,8 @@ export interface Tracelab {
   memory(): Memory;
   /** Every log message (tl.print output, retracing warnings); null restores the console. */
   setLogHandler(handler: ((level: 'print' | 'info' | 'warning', text: string) => void) | null): void;
+  /** tf.config: while runFunctionsEagerly(true), every tl.function runs fn on each call as plain JavaScript (no trace). */
+  config: { runFunctionsEagerly(enabled: boolean): void; functionsRunEagerly(): boolean };
 
   Tensor: typeof Tensor;
   Variable: typeof Variable;

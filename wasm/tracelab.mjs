@@ -93,6 +93,18 @@ export async function loadTracelab({ autograph = true } = {}) {
         try { logHandler(level, level === 'print' ? text : errors.inJavaScriptTerms(text)); } catch { /* ignored */ }
       } : null);
     },
+    /**
+     * tf.config: runFunctionsEagerly(true) makes every tl.function run its fn on every call as plain JavaScript on
+     * concrete tensors (no trace, no cache, no call records: console.log and breakpoints work), for debugging;
+     * functionsRunEagerly() tells which. Per loaded core; false by default.
+     */
+    config: {
+      runFunctionsEagerly: (enabled) => {
+        if (typeof enabled !== 'boolean') throw new errors.InvalidArgument('tl.config.runFunctionsEagerly: expected a boolean');
+        core.configRunFunctionsEagerly(enabled);
+      },
+      functionsRunEagerly: () => core.configFunctionsRunEagerly(),
+    },
     experiments: makeExperiments(core),
     data: makeData(engine, toTensor),
   };

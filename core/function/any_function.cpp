@@ -8,6 +8,7 @@
 
 #include "function/detail/tracer.h"
 #include "tracelab/base/log.h"
+#include "tracelab/function/config.h"
 #include "tracelab/function/retracing.h"
 
 namespace tl {
@@ -146,6 +147,10 @@ struct AnyFunction::State {
   }
 
   std::vector<Tensor> call(std::span<const AnyArg> args) {
+    if (config::functions_run_eagerly()) {  // the callable on the call's own arguments: no trace, no record
+      if (options.input_signature.present()) (void)key_for(args);  // the call must still fit the signature
+      return body(args);
+    }
     CallRecord record;
     record.index = call_count;
     TraceKey key = key_for(args);

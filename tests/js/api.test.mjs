@@ -383,3 +383,26 @@ test('whileLoop: the traced gradient equals the eager one when a loop variable s
   assert.ok(Math.abs(gradOf(x).dataSync()[0] - 6.75) < 1e-5);
   assert.ok(Math.abs(tl.function(gradOf)(x).dataSync()[0] - 6.75) < 1e-5);
 });
+
+test('tl.config.runFunctionsEagerly: fn runs on every call as plain JavaScript, nothing traced; off traces again', () => {
+  let runs = 0;
+  const f = tl.function((x) => { runs += 1; return x.mul(2); }, { name: 'f' });
+  assert.equal(tl.config.functionsRunEagerly(), false);
+  tl.config.runFunctionsEagerly(true);
+  try {
+    assert.equal(tl.config.functionsRunEagerly(), true);
+    for (let i = 0; i < 3; ++i) tl.tidy(() => assert.deepEqual(f(tl.tensor([1, 2])).arraySync(), [2, 4]));
+    assert.equal(runs, 3);
+    assert.equal(f.tracingCount, 0);
+    assert.equal(f.calls.length, 0);
+    // The symbolic-tensor errors do not fire: the tensors are concrete, so `Number(x)` works eagerly.
+    const g = tl.function((x) => tl.scalar(Number(x.sum().dataSync()[0]) > 2 ? 1 : 0));
+    tl.tidy(() => assert.equal(g(tl.tensor([1, 2])).dataSync()[0], 1));
+  } finally {
+    tl.config.runFunctionsEagerly(false);
+  }
+  tl.tidy(() => { f(tl.tensor([1, 2])); f(tl.tensor([3, 4])); });
+  assert.equal(runs, 4);
+  assert.equal(f.tracingCount, 1);
+  assert.throws(() => tl.config.runFunctionsEagerly('yes'), { name: 'InvalidArgument' });
+});

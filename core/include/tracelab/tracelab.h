@@ -20,6 +20,7 @@
 #include "tracelab/function/any_function.h"
 #include "tracelab/function/call_history.h"
 #include "tracelab/function/concrete_function.h"
+#include "tracelab/function/config.h"
 #include "tracelab/function/control_flow.h"
 #include "tracelab/function/function.h"
 #include "tracelab/function/function_options.h"
