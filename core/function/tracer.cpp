@@ -142,13 +142,17 @@ void Tracer::execute(const OpDef& op, std::span<const Tensor> inputs, const Attr
   std::vector<graph::ValueRef> values = graph_.add_op(op, refs(inputs), attrs, {subgraphs.begin(), subgraphs.end()},
                                                       {variables.begin(), variables.end()});
   for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i] = symbolic(values[i]);
-  for (const auto& variable : variables) {  // updated in place by the node: later reads read it again
-    variables_.erase(variable.get());
-    if (parent_ == nullptr) continue;
-    if (std::find(local_variables_.begin(), local_variables_.end(), variable) == local_variables_.end())
+  for (const auto& variable : variables) {  // updated in place by the node
+    changed_by_node(variable);
+    if (parent_ != nullptr && std::find(local_variables_.begin(), local_variables_.end(), variable) == local_variables_.end())
       local_variables_.push_back(variable);  // a later read in this sub-graph reads it, not the parent's value
-    if (std::find(assigned_.begin(), assigned_.end(), variable) == assigned_.end()) assigned_.push_back(variable);
   }
+}
+
+void Tracer::changed_by_node(const std::shared_ptr<VariableState>& variable) {
+  variables_.erase(variable.get());  // a later read reads it again
+  if (parent_ != nullptr && std::find(assigned_.begin(), assigned_.end(), variable) == assigned_.end())
+    assigned_.push_back(variable);
 }
 
 std::vector<Tensor> Tracer::add_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
@@ -156,13 +160,9 @@ std::vector<Tensor> Tracer::add_structured(const OpDef& op, std::span<const Tens
                                            const std::vector<std::shared_ptr<VariableState>>& assigned,
                                            std::shared_ptr<const void> resource) {
   TL_CHECK(active_interceptor() == this, InvalidArgument, op.name(), ": added to a trace that is not the active one");
-  std::vector<Tensor> outputs(op.num_outputs(attrs, subgraphs));
-  tl::execute(op, inputs, attrs, outputs, subgraphs);
+  std::vector<Tensor> outputs = call_structured(op, inputs, attrs, subgraphs);
   graph_.mutable_node(graph_.num_nodes() - 1).resource = std::move(resource);
-  for (const auto& variable : assigned) {  // later reads must see the value after the structured node ran
-    variables_.erase(variable.get());
-    if (parent_ != nullptr) assigned_.push_back(variable);
-  }
+  for (const auto& variable : assigned) changed_by_node(variable);  // later reads see the value after the node
   return outputs;
 }
 

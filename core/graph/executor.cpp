@@ -25,15 +25,7 @@ class Executor::RunScope {
   Executor& executor_;
 };
 
-namespace {
-
-/// True when nobody but the holder of `tensor` sees its implementation or its buffer.
-bool exclusively_owned(const Tensor& tensor) {
-  return tensor.impl_ptr().use_count() == 1 && tensor.impl().buffer != nullptr &&
-         tensor.impl().buffer.use_count() == 1;
-}
-
-}  // namespace
+using tl::detail::exclusively_owned;
 
 std::string Executor::node_label(const Node& node) const {
   std::size_t index = static_cast<std::size_t>(&node - graph_->nodes().data());

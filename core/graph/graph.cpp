@@ -52,9 +52,7 @@ ValueRef Graph::add_constant(const Tensor& value) {
 std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
                                     std::vector<std::shared_ptr<const Graph>> subgraphs,
                                     std::vector<std::shared_ptr<tl::detail::VariableState>> variables) {
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    TL_CHECK(contains(inputs[i]), InvalidArgument, op.name(), ": input ", i, " refers to ", inputs[i].str(),
-             ", which is not in the graph (", nodes_.size(), " nodes)");
+  check_refs(op, inputs);
   Node node;
   node.kind = NodeKind::op;
   node.op = &op;
@@ -63,20 +61,25 @@ std::vector<ValueRef> Graph::add_op(const OpDef& op, const std::vector<ValueRef>
   node.attrs = attrs;
   node.subgraphs = std::move(subgraphs);
   node.variables = std::move(variables);
-  nodes_.push_back(std::move(node));
-  std::vector<ValueRef> values;
-  for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
-  return values;
+  return append_op(std::move(node));
 }
 
 std::vector<ValueRef> Graph::add_copy(const Node& node, const std::vector<ValueRef>& inputs) {
   TL_CHECK(node.kind == NodeKind::op && node.op != nullptr, InvalidArgument, "graph: add_copy copies op nodes only");
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    TL_CHECK(contains(inputs[i]), InvalidArgument, node.op->name(), ": input ", i, " refers to ", inputs[i].str(),
-             ", which is not in the graph (", nodes_.size(), " nodes)");
+  check_refs(*node.op, inputs);
   Node copy = node;
   copy.inputs = inputs;
-  nodes_.push_back(std::move(copy));
+  return append_op(std::move(copy));
+}
+
+void Graph::check_refs(const OpDef& op, const std::vector<ValueRef>& inputs) const {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    TL_CHECK(contains(inputs[i]), InvalidArgument, op.name(), ": input ", i, " refers to ", inputs[i].str(),
+             ", which is not in the graph (", nodes_.size(), " nodes)");
+}
+
+std::vector<ValueRef> Graph::append_op(Node node) {
+  nodes_.push_back(std::move(node));
   std::vector<ValueRef> values;
   for (std::size_t i = 0; i < nodes_.back().outputs.size(); ++i) values.push_back({nodes_.size() - 1, i});
   return values;

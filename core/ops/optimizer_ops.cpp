@@ -40,6 +40,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <string>
 #include <cstdint>
 #include <limits>
 
@@ -178,11 +180,6 @@ void rmsprop_momentum_kernel(KernelContext& ctx) {
   });
 }
 
-/// True when nobody but the variable sees its value's implementation or buffer.
-bool exclusively_owned(const Tensor& t) {
-  return t.impl_ptr().use_count() == 1 && t.impl().buffer != nullptr && t.impl().buffer.use_count() == 1;
-}
-
 /// Shape rule of an _apply op with `slots` slots and `scalars` scalar inputs: n float32 gradients, each of its
 /// variable's shape, then float32 scalars; (1 + slots) n float32 variables, each slot of its variable's shape.
 void apply_shape(ShapeContext& ctx, std::size_t slots, std::size_t scalars) {
@@ -238,57 +235,46 @@ void apply_kernel(KernelContext& ctx, std::size_t slots, std::size_t scalars, co
   }
 }
 
-/// Registers one update op: `tensors` tensor inputs (var, slots..., gradient) then `scalars` scalar inputs.
-OpDef& update_op(OpRegistry& r, const char* name, const char* doc, int tensors, int scalars, KernelFn kernel) {
+/// Registers `<base>_update` — `tensors` tensor inputs (var, slots..., gradient) then `scalars` scalar inputs,
+/// outputs (var', slots'...) — and its `<base>_apply` twin (gradients and scalars in, variables updated in place),
+/// both running `kernel`; `attrs` declares the attributes both take.
+void update_ops(OpRegistry& r, const std::string& base, const std::string& doc, int tensors, int scalars,
+                const KernelFn& kernel, const std::function<void(OpDef&)>& attrs) {
   const auto num_tensors = static_cast<std::size_t>(tensors);
-  return r.op(name).doc(doc).inputs(tensors + scalars).outputs(tensors - 1).traits(trait::not_differentiable)
-      .shape_fn([num_tensors](ShapeContext& ctx) { update_shape(ctx, num_tensors); })
-      .kernel(std::move(kernel));
-}
-
-/// Registers the _apply twin of an update op (same attributes): gradients and scalars in, variables updated.
-OpDef& apply_op(OpRegistry& r, const char* name, const char* doc, int tensors, int scalars, KernelFn kernel) {
+  attrs(r.op(base + "_update").doc(doc).inputs(tensors + scalars).outputs(tensors - 1)
+            .traits(trait::not_differentiable)
+            .shape_fn([num_tensors](ShapeContext& ctx) { update_shape(ctx, num_tensors); })
+            .kernel(kernel));
   const auto slots = static_cast<std::size_t>(tensors - 2), count = static_cast<std::size_t>(scalars);
-  return r.op(name).doc(doc).variadic_inputs(1 + scalars).outputs(0)
-      .traits(trait::not_differentiable | trait::updates_variables | trait::side_effects)
-      .shape_fn([slots, count](ShapeContext& ctx) { apply_shape(ctx, slots, count); })
-      .kernel([slots, count, kernel = std::move(kernel)](KernelContext& ctx) { apply_kernel(ctx, slots, count, kernel); });
+  attrs(r.op(base + "_apply")
+            .doc(cat(base, "_update for every variable of a step, in place: the gradients and the scalars in; the "
+                           "variables, then each of their ", slots, " slot(s), by handle"))
+            .variadic_inputs(1 + scalars).outputs(0)
+            .traits(trait::not_differentiable | trait::updates_variables | trait::side_effects)
+            .shape_fn([slots, count](ShapeContext& ctx) { apply_shape(ctx, slots, count); })
+            .kernel([slots, count, kernel](KernelContext& ctx) { apply_kernel(ctx, slots, count, kernel); }));
 }
 
 }  // namespace
 
 void register_optimizer_ops(OpRegistry& r) {
-  update_op(r, "sgd_update", "SGD step: var - lr g -> var'", 2, 1, sgd_kernel);
-  update_op(r, "sgd_momentum_update",
-            "SGD with momentum (Keras): m' = momentum m - lr g; var' = var + m' (nesterov: var + momentum m' - lr g) "
-            "-> (var', m')",
-            3, 1, sgd_momentum_kernel)
-      .attr<double>("momentum", true).attr<bool>("nesterov");
-  update_op(r, "adam_update",
-            "Adam step (Keras), bias correction folded into lr, epsilon hat: -> (var', m', v'); step = iterations + 1",
-            4, 2, adam_kernel)
-      .attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
-  update_op(r, "rmsprop_update", "RMSprop step (Keras): rms' = rho rms + (1 - rho) g^2; var' = var - lr g / "
-            "sqrt(rms' + epsilon) -> (var', rms')", 3, 1, rmsprop_kernel)
-      .attr<double>("rho", true).attr<double>("epsilon", true);
-  update_op(r, "rmsprop_momentum_update", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
-            "epsilon); var' = var - mom' -> (var', rms', mom')", 4, 1, rmsprop_momentum_kernel)
-      .attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
-
-  apply_op(r, "sgd_apply", "sgd_update for every variable of a step, in place: (g_i..., lr), variables (var_i...)",
-           2, 1, sgd_kernel);
-  apply_op(r, "sgd_momentum_apply", "sgd_momentum_update for every variable of a step, in place: (g_i..., lr), "
-           "variables (var_i..., m_i...)", 3, 1, sgd_momentum_kernel)
-      .attr<double>("momentum", true).attr<bool>("nesterov");
-  apply_op(r, "adam_apply", "adam_update for every variable of a step, in place: (g_i..., lr, step), variables "
-           "(var_i..., m_i..., v_i...)", 4, 2, adam_kernel)
-      .attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
-  apply_op(r, "rmsprop_apply", "rmsprop_update for every variable of a step, in place: (g_i..., lr), variables "
-           "(var_i..., rms_i...)", 3, 1, rmsprop_kernel)
-      .attr<double>("rho", true).attr<double>("epsilon", true);
-  apply_op(r, "rmsprop_momentum_apply", "rmsprop_momentum_update for every variable of a step, in place: "
-           "(g_i..., lr), variables (var_i..., rms_i..., mom_i...)", 4, 1, rmsprop_momentum_kernel)
-      .attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
+  update_ops(r, "sgd", "SGD step: var - lr g -> var'", 2, 1, sgd_kernel, [](OpDef&) {});
+  update_ops(r, "sgd_momentum",
+             "SGD with momentum (Keras): m' = momentum m - lr g; var' = var + m' (nesterov: var + momentum m' - lr g) "
+             "-> (var', m')",
+             3, 1, sgd_momentum_kernel, [](OpDef& op) { op.attr<double>("momentum", true).attr<bool>("nesterov"); });
+  update_ops(r, "adam",
+             "Adam step (Keras), bias correction folded into lr, epsilon hat: -> (var', m', v'); step = iterations + 1",
+             4, 2, adam_kernel, [](OpDef& op) {
+               op.attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
+             });
+  update_ops(r, "rmsprop", "RMSprop step (Keras): rms' = rho rms + (1 - rho) g^2; var' = var - lr g / "
+             "sqrt(rms' + epsilon) -> (var', rms')", 3, 1, rmsprop_kernel,
+             [](OpDef& op) { op.attr<double>("rho", true).attr<double>("epsilon", true); });
+  update_ops(r, "rmsprop_momentum", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
+             "epsilon); var' = var - mom' -> (var', rms', mom')", 4, 1, rmsprop_momentum_kernel, [](OpDef& op) {
+               op.attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
+             });
 }
 
 }  // namespace tl::detail

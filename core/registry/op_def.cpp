@@ -17,12 +17,16 @@ void OpDef::check_attrs(const Attrs& attrs) const {
 }
 
 std::size_t OpDef::num_outputs(const Attrs& attrs, Subgraphs subgraphs) const {
+  if (output_count_) check_attrs(attrs);  // the count may read them
+  return count_outputs(attrs, subgraphs);
+}
+
+std::size_t OpDef::count_outputs(const Attrs& attrs, Subgraphs subgraphs) const {
   TL_CHECK(static_cast<int>(subgraphs.size()) == num_subgraphs_, InvalidArgument, name_, ": expected ",
            num_subgraphs_, " sub-graph(s), got ", subgraphs.size());
   for (std::size_t i = 0; i < subgraphs.size(); ++i)
     TL_CHECK(subgraphs[i] != nullptr, InvalidArgument, name_, ": sub-graph ", i, " is missing");
   if (!output_count_) return static_cast<std::size_t>(num_outputs_ > 0 ? num_outputs_ : 0);
-  check_attrs(attrs);
   return output_count_(attrs, subgraphs);
 }
 
@@ -36,7 +40,7 @@ void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
     TL_CHECK(count == num_inputs_, InvalidArgument, name_, ": expected ", num_inputs_, " inputs, got ", count);
   }
   check_attrs(attrs);
-  const std::size_t expected = num_outputs(attrs, subgraphs);
+  const std::size_t expected = count_outputs(attrs, subgraphs);
   TL_CHECK(outputs.size() == expected, InvalidArgument, name_, ": expected ", expected, " outputs, got ",
            outputs.size());
   TL_CHECK(static_cast<bool>(shape_fn_), InvalidArgument, name_, ": op has no shape rule");

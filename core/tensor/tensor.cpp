@@ -102,6 +102,11 @@ Buffer::~Buffer() {
   if (data_) BlockPool::get().give(data_, rounded_size(bytes_));
 }
 
+bool exclusively_owned(const Tensor& tensor) noexcept {
+  return tensor.impl_ptr() != nullptr && tensor.impl_ptr().use_count() == 1 && tensor.impl_ptr()->buffer != nullptr &&
+         tensor.impl_ptr()->buffer.use_count() == 1;
+}
+
 Tensor make_weak_scalar_f32(float value) {
   Tensor t = Tensor::empty(DType::float32, {});
   *t.mutable_data<float>() = value;

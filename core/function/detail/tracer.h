@@ -78,6 +78,7 @@ class Tracer final : public OpInterceptor {
 
  private:
   Tensor symbolic(graph::ValueRef value);
+  void changed_by_node(const std::shared_ptr<VariableState>& variable);  // a node of this graph wrote `variable`
   bool owns(const Tensor& tensor) const;
   Tensor outer_value(const Tensor& tensor);  // a parent-level tensor for an ancestor's symbolic value
   std::vector<graph::ValueRef> refs(std::span<const Tensor> tensors);

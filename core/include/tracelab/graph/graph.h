@@ -128,6 +128,8 @@ class Graph {
   std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,
                                 Subgraphs subgraphs, VariableHandles variables) const;
   void verify_node(std::size_t index) const;
+  void check_refs(const OpDef& op, const std::vector<ValueRef>& inputs) const;  // InvalidArgument for a bad ref
+  std::vector<ValueRef> append_op(Node node);  // appends a checked op node; returns its values
 
   std::vector<Node> nodes_;
   std::vector<ValueRef> outputs_;

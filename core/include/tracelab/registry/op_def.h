@@ -178,6 +178,7 @@ class OpDef {
 
  private:
   void check_attrs(const Attrs& attrs) const;
+  std::size_t count_outputs(const Attrs& attrs, Subgraphs subgraphs) const;  // num_outputs, attrs already checked
 
   std::string name_;
   std::string doc_;

@@ -183,4 +183,9 @@ T Tensor::item() const {
   return to_vector<T>()[0];
 }
 
+namespace detail {
+/// True when nobody but the holder of `tensor` sees its implementation or its buffer: it may be written in place.
+bool exclusively_owned(const Tensor& tensor) noexcept;
+}  // namespace detail
+
 }  // namespace tl
