@@ -4,7 +4,7 @@
 // step time (steps that did not trace) as a ratio to the limit's, the trace times, and the heap check. The
 // limit runs again right before each mode and each ratio uses that run: the machine's speed drifts. --warmup N
 // warms each mode up (N steps on a throwaway model, RaggedConfig::warmup_steps) right before it is measured.
-//   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--json FILE]
+//   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
 #include <algorithm>
 #include <chrono>
@@ -84,8 +84,10 @@ int main(int argc, char** argv) {
     else if (flag == "--examples") config.examples = std::stoll(value);
     else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
     else if (flag == "--json") json_path = value;
+    else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
     else {
-      std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
+                           "[--json FILE]\n");
       return 2;
     }
   }
@@ -96,8 +98,9 @@ int main(int argc, char** argv) {
 #else
   const char* build = "native";
 #endif
-  std::printf("ragged_bench (%s): %lld steps per mode, %lld distinct examples cycled, X in [1, 10], Adam(0.01)\n\n",
-              build, static_cast<long long>(config.steps), static_cast<long long>(config.examples));
+  std::printf("ragged_bench (%s): %lld steps per mode, %lld distinct examples cycled, X in [1, 10], Adam(0.01)%s\n\n",
+              build, static_cast<long long>(config.steps), static_cast<long long>(config.examples),
+              config.specialize_plans ? "" : ", generic graphs not specialized per shape");
 
   std::vector<RaggedExample> data = make_ragged_data(config);
   LimitRun limit = run_limit(config, data, &limit_step);

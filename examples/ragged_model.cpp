@@ -32,6 +32,9 @@ constexpr const char* kUsage = R"(usage: ragged_model [options]
   --max-warnings N    retracing warnings per function, -1 = no limit as TF 2.1 (default -1)
   --warmup N          first run every mode N steps on a throwaway model, untimed (default 0; 0..100000)
   --no-optimize       run the traced graphs without the optimization passes
+  --no-plan-specialization
+                      run generic graphs (signature, relaxed, loop) as TF 2.1 did: every shape rule on every
+                      step, fresh buffers (default: planned once per input shape)
   --json FILE         write the whole result (every step) as JSON
   --graphs            include every concrete function's graph (text and JSON) in the JSON
   --quiet             print only the table
@@ -108,6 +111,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--max-warnings") o.config.max_retracing_warnings = static_cast<int>(parse_int(flag, value()));
     else if (flag == "--warmup") o.config.warmup_steps = parse_int(flag, value());
     else if (flag == "--no-optimize") o.config.optimize = {false, false, false, false, false, false};
+    else if (flag == "--no-plan-specialization") o.config.specialize_plans = false;
     else if (flag == "--json") o.json_path = value();
     else if (flag == "--graphs") o.graphs = true;
     else if (flag == "--quiet") o.quiet = true;

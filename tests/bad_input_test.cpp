@@ -83,7 +83,12 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
         created.push_back(v);
         return a * v;
       }, {.name = "make_var"});
-  make_var(tl::constant({2.f}));
+  std::optional<tl::Variable> late;  // created once, but by the trace of a later call (size 2), not the first
+  auto late_var = tl::function([&](const tl::Tensor& a) {
+        if (a.shape().dim(0) == 2 && !late) late = tl::Variable(tl::ones({2}), "late");
+        return late ? a * *late : a;
+      }, {.name = "late_var"});
+  late_var(tl::constant({2.f}));
   auto thrower = tl::function([](const tl::Tensor& a, double scale) {
         if (scale < 0) throw tl::InvalidArgument("thrower: negative input");
         return a * static_cast<float>(scale);
@@ -158,7 +163,8 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
       {"tracing.non-tensor-argument", {[&] { sig_any(std::string("x")); }}},
       {"tracing.released-argument", {[&] { sig_vec(tl::Tensor()); }}},
       {"tracing.symbolic-value", {[&] { branchy(tl::scalar(1.f)); }}},
-      {"tracing.variable-on-retrace", {[&] { make_var(tl::constant({1.f, 2.f})); }}},
+      {"tracing.variable-every-trace", {[&] { make_var(tl::constant({1.f, 2.f})); }}},
+      {"tracing.variable-on-retrace", {[&] { late_var(tl::constant({1.f, 2.f})); }}},
       {"tracing.throwing-body", {[&] { thrower(tl::ones({2}), -1.0); }}},
       {"control.cond-predicate", {[&] { tl::cond(tl::ones({2}), [] { return tl::scalar(1.f); }, [] { return tl::scalar(2.f); }); }}},
       {"control.while-dtype", {[&] {

@@ -253,6 +253,30 @@ TEST_CASE("executor/specialized plans: unknown dims get a cached plan per input 
   CHECK(adder.run(std::vector<Tensor>{ones({2, 3}), ones({2, 3})})[0].to_vector<float>() == std::vector<float>(6, 2.f));
 }
 
+TEST_CASE("executor/specialization off: a generic graph runs dynamically, allocating every call, same bits") {
+  auto g = std::make_shared<Graph>();
+  Tensor w = Generator(22).uniform({20, 5}, -0.5, 0.5);
+  auto x = g->add_input(f32({-1, 20}), "x");
+  g->set_outputs({g->add_op("reduce_sum", {g->add_op("relu", {g->add_op("matmul", {x, g->add_constant(w)})[0]})[0]})[0]});
+  Executor generic(g, /*specialize=*/false), specialized(g);
+  CHECK_FALSE(generic.specializes());
+  CHECK_FALSE(generic.is_static());
+  Tensor three = Generator(1).uniform({3, 20});
+  for (int i = 0; i < 3; ++i) {
+    CHECK(allocations_of_run(generic, {three}) == 3);  // matmul, relu, reduce_sum: fresh outputs every call
+    CHECK(same_bits(generic.run(std::vector<Tensor>{three})[0], specialized.run(std::vector<Tensor>{three})[0]));
+  }
+  CHECK(generic.num_plans() == 0);
+  CHECK(allocations_of_run(specialized, {three}) == 0);
+  // A static graph is planned either way.
+  auto s = std::make_shared<Graph>();
+  auto y = s->add_input(f32({3, 20}), "y");
+  s->set_outputs({s->add_op("relu", {y})[0]});
+  Executor planned(s, /*specialize=*/false);
+  CHECK(planned.is_static());
+  CHECK(planned.num_plans() == 1);
+}
+
 TEST_CASE("executor/variables: read, v - 0.1 * g, assign in place; earlier reads keep their values") {
   Variable v(Generator(30).uniform({4, 3}), "v");
   auto g = std::make_shared<Graph>();

@@ -3,6 +3,7 @@
 // variables created in the body, and a traced train step that matches the eager one.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "tracelab/tracelab.h"
@@ -137,7 +138,7 @@ TEST_CASE("function/print: the C++ side effect runs while tracing, tl::print on 
   CHECK(f.concrete_functions()[0]->graph().op_counts().count("print") == 1);
 }
 
-TEST_CASE("function/variables: created on the first trace only") {
+TEST_CASE("function/variables: a body that creates a variable on every trace fails on its first call (TF's rule)") {
   std::vector<tl::Variable> created;
   auto f = tl::function(
       [&](const tl::Tensor& x) {
@@ -146,12 +147,71 @@ TEST_CASE("function/variables: created on the first trace only") {
         return x * v;
       },
       {.name = "make_var"});
-  CHECK(f(tl::constant({2.f})).to_vector<float>() == std::vector<float>{2});
-  CHECK(f(tl::constant({3.f})).to_vector<float>() == std::vector<float>{3});  // same key: no trace
-  CHECK_THROWS_WITH_AS(f(tl::constant({1.f, 2.f})), doctest::Contains("make_var: a Variable ('v') was created while retracing"),
+  // The first trace may create variables; because it did, the call traces again with creation forbidden.
+  CHECK_THROWS_WITH_AS(f(tl::constant({2.f})),
+                       doctest::Contains("make_var: a Variable ('v') was created on a trace where variable creation is "
+                                         "not allowed"),
                        tl::InvalidArgument);
-  CHECK(f.tracing_count() == 1);
-  CHECK(f(tl::constant({4.f})).to_vector<float>() == std::vector<float>{4});  // still usable
+  CHECK(created.size() == 1);
+  CHECK(f.tracing_count() == 1);              // the first trace finished, the check trace did not
+  CHECK(f.concrete_functions().empty());      // nothing cached: every call fails the same way
+  CHECK_THROWS_AS(f(tl::constant({2.f})), tl::InvalidArgument);
+}
+
+TEST_CASE("function/variables: created once on the first call, which traces twice; later traces may not create") {
+  std::optional<tl::Variable> v;
+  int host_runs = 0;
+  tl::FunctionOptions options{.name = "create_once"};
+  options.call_history = 8;
+  auto f = tl::function(
+      [&](const tl::Tensor& x) {
+        ++host_runs;  // a host side effect: runs on every trace
+        if (!v) v = tl::Variable(tl::fill({1}, 3.f), "v");
+        return x * *v;
+      },
+      options);
+  CHECK(f(tl::constant({2.f})).to_vector<float>() == std::vector<float>{6});
+  CHECK(f.tracing_count() == 2);  // the first trace created v; the second checked that the body creates it once
+  CHECK(host_runs == 2);
+  CHECK(f.concrete_functions().size() == 1);
+  REQUIRE(f.calls().size() == 1);
+  CHECK(f.calls()[0].reason ==
+        "first call; traced again with variable creation forbidden (the first trace created 1 variable)");
+  v->assign(tl::fill({1}, 4.f));  // the kept graph reads the variable the first trace made
+  CHECK(f(tl::constant({2.f})).to_vector<float>() == std::vector<float>{8});
+  CHECK(f.tracing_count() == 2);
+  CHECK(f(tl::constant({1.f, 2.f})).to_vector<float>() == std::vector<float>{4, 8});  // a retrace: once
+  CHECK(f.tracing_count() == 3);
+  CHECK(host_runs == 3);
+
+  // A variable created by a later call's trace is an error naming the function; the cached keys keep working.
+  std::optional<tl::Variable> late;
+  auto g = tl::function(
+      [&](const tl::Tensor& x) {
+        if (x.shape().dim(0) == 2 && !late) late = tl::Variable(tl::ones({2}), "late");
+        return late ? x * *late : x;
+      },
+      {.name = "late_var"});
+  CHECK(g(tl::constant({5.f})).to_vector<float>() == std::vector<float>{5});
+  CHECK(g.tracing_count() == 1);  // no variable created: one trace
+  CHECK_THROWS_WITH_AS(g(tl::constant({1.f, 2.f})),
+                       doctest::Contains("late_var: a Variable ('late') was created on a trace where variable "
+                                         "creation is not allowed"),
+                       tl::InvalidArgument);
+  CHECK(!late.has_value());
+  CHECK(g(tl::constant({7.f})).to_vector<float>() == std::vector<float>{7});
+  CHECK(g.tracing_count() == 1);
+
+  // get_concrete_function on a fresh function is its first trace as well.
+  std::optional<tl::Variable> w;
+  auto h = tl::function([&](const tl::Tensor& x) {
+    if (!w) w = tl::Variable(tl::ones({1}), "w");
+    return x + *w;
+  });
+  h.get_concrete_function(tl::TensorSpec({1}));
+  CHECK(h.tracing_count() == 2);
+  CHECK(h(tl::constant({1.f})).to_vector<float>() == std::vector<float>{2});
+  CHECK(h.tracing_count() == 2);
 }
 
 TEST_CASE("function/symbolic values: if (t), item() and data() are clear errors while tracing") {

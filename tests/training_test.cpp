@@ -59,7 +59,7 @@ TEST_CASE("training/xor: Dense learns XOR; eager and traced give the same losses
     traced_loss = step(x, y).item<float>();
     CHECK(traced_loss == doctest::Approx(eager_loss).epsilon(1e-4));
   }
-  CHECK(step.tracing_count() == 1);
+  CHECK(step.tracing_count() == 2);  // the first call traced twice: its trace created the optimizer slots
   CHECK(eager_loss < 0.05f);
   metrics::BinaryAccuracy accuracy(0.0);  // logits: threshold 0
   accuracy.update_state(y, (*traced_model)(x));
@@ -89,7 +89,7 @@ TEST_CASE("training/images: Conv2D + MaxPool + Dense reach >= 95% on a generated
   metrics::BinaryAccuracy accuracy(0.0);
   accuracy.update_state(test.second, (*model)(test.first));
   CHECK(accuracy.result().item<float>() >= 0.95f);
-  CHECK(step.tracing_count() == 1);
+  CHECK(step.tracing_count() == 2);  // the first call traced twice: its trace created the optimizer slots
 }
 
 TEST_CASE("training/loop: a whole epoch over a Dataset traced into one function equals the per-step loop") {
@@ -132,7 +132,7 @@ TEST_CASE("training/loop: a whole epoch over a Dataset traced into one function 
     for (const auto& element : ds) step(element[0], element[1]);
     epoch();
   }
-  CHECK(epoch.tracing_count() == 1);
+  CHECK(epoch.tracing_count() == 2);  // the first call traced twice: its trace created the optimizer slots
   auto a = per_step_model->trainable_variables(), b = loop_model->trainable_variables();
   REQUIRE(a.size() == b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {

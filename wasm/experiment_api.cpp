@@ -49,6 +49,11 @@ RaggedConfig to_config(const val& js) {
   }
   if (!js["optimizer"].isUndefined()) c.optimizer = js["optimizer"].as<std::string>();
   if (!js["optimize"].isUndefined() && !js["optimize"].as<bool>()) c.optimize = {false, false, false, false, false, false};
+  if (!js["specializePlans"].isUndefined()) {
+    TL_CHECK(js["specializePlans"].typeOf().as<std::string>() == "boolean", InvalidArgument,
+             "ragged experiment: specializePlans must be a boolean, got a ", js["specializePlans"].typeOf().as<std::string>());
+    c.specialize_plans = js["specializePlans"].as<bool>();
+  }
   c.validate();
   return c;
 }

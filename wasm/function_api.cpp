@@ -27,6 +27,11 @@ FunctionOptions to_options(const val& js) {
   if (!js["name"].isUndefined()) options.name = js["name"].as<std::string>();
   if (!js["reduceRetracing"].isUndefined()) options.reduce_retracing = js["reduceRetracing"].as<bool>();
   if (!js["maxRetracingWarnings"].isUndefined()) options.max_retracing_warnings = js["maxRetracingWarnings"].as<int>();
+  if (!js["specializePlans"].isUndefined()) {
+    TL_CHECK(js["specializePlans"].typeOf().as<std::string>() == "boolean", InvalidArgument, options.name,
+             ": specializePlans must be a boolean");
+    options.specialize_plans = js["specializePlans"].as<bool>();
+  }
   val history = js["callHistory"];
   if (!history.isUndefined()) {
     TL_CHECK(is_integer(history) && history.as<double>() >= 0, InvalidArgument, options.name,

@@ -99,6 +99,9 @@ export interface FunctionOptions {
   argNames?: string[];
   /** How many of the latest calls keep a record in `calls` (the oldest dropped): 100 by default, 0 for none. */
   callHistory?: number;
+  /** Plan a graph with unknown dims per input shape when it runs (default true); false runs it as TensorFlow runs a
+   *  generic graph: every shape rule on every call, fresh buffers. */
+  specializePlans?: boolean;
   /** Called after each call that traced (keeps a call history of at least 1). */
   onTrace?: (info: { reason: string; warning: string; traceUs: number }) => void;
 }
@@ -192,6 +195,9 @@ export interface RaggedConfig {
   examples?: number; maxRetracingWarnings?: number; optimize?: boolean;
   /** Steps every mode runs on a throwaway model before the measured run (0..100000, default 0: no warm-up). */
   warmupSteps?: number;
+  /** Plan the generic graphs (signature, relaxed, loop) per input shape (default true); false runs them as TF 2.1
+   *  did, every shape rule on every step. */
+  specializePlans?: boolean;
 }
 /** One trace of a mode's function, as a progress report carries it. */
 export interface RaggedRetraceReport {

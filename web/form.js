@@ -57,6 +57,7 @@ export class ExperimentForm {
     ok = ok && optimizer.value !== '';
     config.optimizer = optimizer.value;
     config.warmupSteps = this.field('warmup').checked ? WARMUP_STEPS : 0;
+    config.specializePlans = this.field('specializePlans').checked;
     return ok ? config : null;
   }
 
@@ -71,6 +72,7 @@ export class ExperimentForm {
       for (const box of this.form.querySelectorAll('input[name=modes]')) box.checked = modes.includes(box.value);
     }
     if (params.has('warmup')) this.field('warmup').checked = params.get('warmup') !== '0';
+    if (params.has('specializePlans')) this.field('specializePlans').checked = params.get('specializePlans') !== 'false';
   }
 
   /** Puts `config` in the URL (without reloading). */

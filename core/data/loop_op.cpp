@@ -112,7 +112,7 @@ void run_loop(KernelContext& c) {
   const std::size_t num_state = count_attr(c.attrs, "num_state");
   auto& state = c.state<LoopState>();
   if (!state.dataset) state.dataset = dataset_of(c.attrs);
-  if (!state.executor) state.executor = std::make_unique<graph::Executor>(c.subgraphs[0]);
+  if (!state.executor) state.executor = std::make_unique<graph::Executor>(c.subgraphs[0], c.specialize_plans);
   std::vector<Tensor> args(num_components);
   args.insert(args.end(), c.inputs.begin(), c.inputs.end());  // loop state, then captures
   SourcePtr source = state.dataset->make_source();            // a fresh pass on every run

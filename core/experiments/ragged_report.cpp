@@ -45,7 +45,8 @@ nlohmann::json config_json(const RaggedConfig& c) {
           {"buckets", c.effective_buckets()},
           {"examples", c.examples},
           {"max_retracing_warnings", c.max_retracing_warnings},
-          {"warmup_steps", c.warmup_steps}};
+          {"warmup_steps", c.warmup_steps},
+          {"specialize_plans", c.specialize_plans}};
 }
 
 nlohmann::json concrete_json(const RaggedConcrete& c, bool include_graphs) {

@@ -143,6 +143,7 @@ FunctionOptions function_options(const RaggedConfig& config, RaggedMode mode) {
   options.name = "train_step";
   options.arg_names = {"x", "y"};
   options.optimize = config.optimize;
+  options.specialize_plans = config.specialize_plans;
   options.max_retracing_warnings = config.max_retracing_warnings;
   options.call_history = 1;        // each step reads its call's record: traced, reason, trace time, warning
   options.record_timings = false;  // every step is timed here

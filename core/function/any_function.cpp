@@ -54,6 +54,7 @@ struct AnyFunction::State {
   RetracingDetector detector;
   CallHistory history;
   std::size_t call_count = 0;
+  int traces = 0;  ///< bodies traced to the end (the first call's check trace included)
 
   State(Body b, FunctionOptions o)
       : body(std::move(b)),
@@ -111,19 +112,26 @@ struct AnyFunction::State {
   }
 
   /// Runs the body with a symbolic tensor for every tensor entry of `key` (the call's other arguments as they are).
-  std::shared_ptr<ConcreteFunction> trace(const TraceKey& key, std::span<const AnyArg> args) {
+  /// `allow_variables`: may the body create Variables; `created` gets how many it did.
+  std::shared_ptr<ConcreteFunction> trace(const TraceKey& key, std::span<const AnyArg> args, bool allow_variables,
+                                          int& created) {
     std::vector<std::string> names = arg_names(key.size());
-    detail::Tracer tracer(options.name, cache.size() == 0);
+    detail::Tracer tracer(options.name, allow_variables);
     std::vector<AnyArg> traced(args.begin(), args.end());
     for (std::size_t i = 0; i < key.size(); ++i)
       if (const auto* spec = std::get_if<TensorSpec>(&key.args()[i]))
         traced[i] = tracer.add_input(spec->meta(), names[i]);
     tracer.set_outputs(body(traced));
-    return std::make_shared<ConcreteFunction>(options.name, key, names, tracer.take_graph(), options.optimize);
+    created = tracer.variables_created();
+    ++traces;
+    return std::make_shared<ConcreteFunction>(options.name, key, names, tracer.take_graph(), options.optimize,
+                                              options.specialize_plans);
   }
 
   /// The cached function for `key`, or a new trace; fills the record's tracing fields (the reason only when the
-  /// call history keeps it).
+  /// call history keeps it). TensorFlow's variable rule: only the first trace may create variables, and when it
+  /// did, the body is traced again with creation forbidden — a body that creates a variable on every trace fails
+  /// there, on the first call; the second trace's graph is the one kept (it reads the variables the first made).
   ConcreteFunction& find_or_trace(const TraceKey& key, std::span<const AnyArg> args, CallRecord& record) {
     if (auto* hit = cache.lookup(key)) return **hit;
     std::vector<TraceKey> cached = cache.keys();
@@ -133,7 +141,15 @@ struct AnyFunction::State {
       if (!(trace_key == key)) record.reason += "; tracing a generalized function for " + trace_key.str();
     }
     auto start = Clock::now();
-    auto& function = cache.add(trace_key, trace(trace_key, args));
+    int created = 0;
+    std::shared_ptr<ConcreteFunction> traced = trace(trace_key, args, /*allow_variables=*/cache.size() == 0, created);
+    if (const int first_created = created; first_created > 0) {
+      traced = trace(trace_key, args, /*allow_variables=*/false, created);
+      if (history.enabled())
+        record.reason += detail::cat("; traced again with variable creation forbidden (the first trace created ",
+                                     first_created, first_created == 1 ? " variable)" : " variables)");
+    }
+    auto& function = cache.add(trace_key, std::move(traced));
     record.trace_us = micros_since(start);
     record.traced = true;
     return *function;
@@ -184,7 +200,7 @@ ConcreteFunction& AnyFunction::get_concrete_function(std::span<const AnyArg> arg
   return state_->find_or_trace(state_->key_for(args), args, ignored);
 }
 
-int AnyFunction::tracing_count() const noexcept { return static_cast<int>(state_->cache.size()); }
+int AnyFunction::tracing_count() const noexcept { return state_->traces; }
 
 std::string AnyFunction::pretty_printed_concrete_signatures() const {
   std::string out;

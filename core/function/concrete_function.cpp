@@ -25,14 +25,14 @@ std::vector<TensorSpec> tensor_specs(const TraceKey& key, const std::vector<std:
 }  // namespace
 
 ConcreteFunction::ConcreteFunction(std::string name, TraceKey key, std::vector<std::string> arg_names,
-                                   graph::Graph traced, const graph::OptimizeOptions& options)
+                                   graph::Graph traced, const graph::OptimizeOptions& options, bool specialize_plans)
     : name_(std::move(name)),
       key_(std::move(key)),
       arg_names_(std::move(arg_names)),
       input_specs_(tensor_specs(key_, arg_names_)),
       traced_(std::move(traced)),
       optimized_(std::make_shared<const graph::Graph>(graph::optimize(traced_, options, &reports_))),
-      executor_(optimized_) {}
+      executor_(optimized_, specialize_plans) {}
 
 std::vector<TensorSpec> ConcreteFunction::output_specs() const {
   std::vector<TensorSpec> specs;

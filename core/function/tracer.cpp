@@ -200,9 +200,12 @@ void Tracer::on_variable_created(const VariableState& variable) {
     return parent_->on_variable_created(variable);
   }
   TL_CHECK(allow_variables_, InvalidArgument, name_, ": a Variable ('", variable.name,
-           "') was created while retracing. tl::function allows creating variables on the first trace only (like "
-           "TensorFlow's \"tf.function only supports singleton tf.Variables created on the first call\"): create "
-           "it outside the function, or once (e.g. when a layer builds), and reuse it");
+           "') was created on a trace where variable creation is not allowed. Like TensorFlow (\"tf.function only "
+           "supports singleton tf.Variables created on the first call\"), tl::function lets only the first call's "
+           "trace create variables, and then traces that call again with creation forbidden to check that the "
+           "body creates them once: create the variable outside the function, or only once (if (!v) v = "
+           "Variable(...), a layer that builds on its first call) and reuse it");
+  ++variables_created_;
 }
 
 std::vector<Tensor> call_structured(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,

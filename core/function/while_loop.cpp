@@ -96,8 +96,8 @@ void run_while(KernelContext& c) {
   auto n = static_cast<std::size_t>(num_vars_of(c.attrs));
   const std::int64_t maximum_iterations = c.attrs.get<std::int64_t>("maximum_iterations");
   auto& state = c.state<LoopState>();
-  if (!state.cond_exec) state.cond_exec = std::make_unique<graph::Executor>(c.subgraphs[0]);
-  if (!state.body_exec) state.body_exec = std::make_unique<graph::Executor>(c.subgraphs[1]);
+  if (!state.cond_exec) state.cond_exec = std::make_unique<graph::Executor>(c.subgraphs[0], c.specialize_plans);
+  if (!state.body_exec) state.body_exec = std::make_unique<graph::Executor>(c.subgraphs[1], c.specialize_plans);
   std::vector<Tensor> args(c.inputs.begin(), c.inputs.end());
   for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
     if (!loop_condition(state.cond_exec->run(args).at(0))) break;

@@ -116,7 +116,7 @@ void Executor::run_op(const Step& step) {
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
   step.op->run(args, *step.attrs, outputs, step.node->subgraphs,
-               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())], step.node->variables);
+               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())], step.node->variables, specialize_);
   for (Tensor& arg : args) arg = Tensor();
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
 }

@@ -47,9 +47,11 @@ void check_node(const Graph& graph, std::size_t index) {
 
 }  // namespace
 
-Executor::Executor(std::shared_ptr<const Graph> graph) : graph_(std::move(graph)) {
+Executor::Executor(std::shared_ptr<const Graph> graph, bool specialize)
+    : graph_(std::move(graph)), specialize_(specialize) {
   TL_CHECK(graph_ != nullptr, InvalidArgument, "executor: got no graph");
   build_schedule();
+  specializes_ = specializes_ && specialize;
   if (static_) {
     auto plan = std::make_unique<Plan>();
     plan->value_meta = value_meta_;

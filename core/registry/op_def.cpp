@@ -54,10 +54,11 @@ void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
 }
 
 void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs,
-                std::unique_ptr<KernelState>* state, VariableHandles variables) const {
+                std::unique_ptr<KernelState>* state, VariableHandles variables, bool specialize_plans) const {
   TL_CHECK(static_cast<bool>(kernel_), InvalidArgument, name_, ": op has no kernel");
   std::unique_ptr<KernelState> call_state;
-  KernelContext context{*this, inputs, attrs, outputs, subgraphs, state != nullptr ? state : &call_state, variables};
+  KernelContext context{*this,     inputs,    attrs, outputs, subgraphs, state != nullptr ? state : &call_state,
+                        variables, specialize_plans};
   kernel_(context);
 }
 

@@ -406,3 +406,37 @@ test('tl.config.runFunctionsEagerly: fn runs on every call as plain JavaScript, 
   assert.equal(f.tracingCount, 1);
   assert.throws(() => tl.config.runFunctionsEagerly('yes'), { name: 'InvalidArgument' });
 });
+
+test('tracing: variables only on the first call, which traces again with creation forbidden (TensorFlow\'s rule)', () => {
+  let runs = 0;
+  const every = tl.function((x) => { runs += 1; return x.add(tl.variable(tl.scalar(1), true, 'v')); }, { name: 'every' });
+  assert.throws(() => tl.tidy(() => every(tl.scalar(1))), {
+    name: 'InvalidArgument',
+    message: /^every: a Variable \('v'\) was created on a trace where variable creation is not allowed/,
+  });
+  assert.equal(runs, 2);  // the first trace, then the check trace that failed
+  assert.equal(every.tracingCount, 1);
+  assert.equal(every.concreteFunctions().length, 0);
+
+  let counter = null;
+  const once = tl.function((x) => {
+    runs += 1;
+    if (counter === null) counter = tl.variable(tl.scalar(1), true, 'counter');
+    return x.add(counter);
+  }, { name: 'once', callHistory: 4 });
+  runs = 0;
+  tl.tidy(() => assert.equal(once(tl.scalar(1)).dataSync()[0], 2));
+  assert.equal(runs, 2);
+  assert.equal(once.tracingCount, 2);
+  assert.equal(once.concreteFunctions().length, 1);
+  assert.equal(once.calls[0].reason,
+    'first call; traced again with variable creation forbidden (the first trace created 1 variable)');
+  counter.assign(tl.scalar(10));
+  tl.tidy(() => assert.equal(once(tl.scalar(1)).dataSync()[0], 11));
+  assert.equal(once.tracingCount, 2);
+  tl.tidy(() => assert.deepEqual(once(tl.tensor([1, 2])).arraySync(), [11, 12]));  // a retrace: one trace
+  assert.equal(once.tracingCount, 3);
+  every.dispose();
+  once.dispose();
+  counter.dispose();
+});

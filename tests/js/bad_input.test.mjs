@@ -26,11 +26,16 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
   const branchy = tl.function((a) => (a.greater(0).dataSync()[0] ? a : a.neg()), { name: 'branchy' });
   let created = 0;
   const makeVar = tl.function((a) => {
-    const v = tl.variable(tl.ones(a.shape), true, 'v');   // throws on the retrace: only the first trace counts
+    const v = tl.variable(tl.ones(a.shape), true, 'v');   // a new variable on every trace: the check trace throws
     created += 1;
     return a.mul(v);
   }, { name: 'make_var' });
-  tl.tidy(() => makeVar(tl.tensor([2])));
+  let late = null;  // created once, but by the trace of a later call (size 2), not the first
+  const lateVar = tl.function((a) => {
+    if (a.shape[0] === 2 && late === null) late = tl.variable(tl.ones([2]), true, 'late');
+    return late === null ? a : a.mul(late);
+  }, { name: 'late_var' });
+  tl.tidy(() => lateVar(tl.tensor([2])));
   const thrower = tl.function((a, scale) => {
     if (scale < 0) throw new tl.InvalidArgument('thrower: negative input');
     return a.mul(scale);
@@ -97,7 +102,8 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'tracing.non-tensor-argument': () => sigAny('x'),
     'tracing.released-argument': () => sigVec(disposed()),
     'tracing.symbolic-value': () => branchy(tl.scalar(1)),
-    'tracing.variable-on-retrace': () => makeVar(tl.tensor([1, 2])),
+    'tracing.variable-every-trace': () => makeVar(tl.tensor([1, 2])),
+    'tracing.variable-on-retrace': () => lateVar(tl.tensor([1, 2])),
     'tracing.throwing-body': () => thrower(tl.ones([2]), -1),
     'control.cond-predicate': () => tl.cond(tl.ones([2]), () => tl.scalar(1), () => tl.scalar(2)),
     'control.while-dtype': () => tl.whileLoop((v) => tl.less(v, 3), (v) => [tl.cast(v, 'int32')], [tl.scalar(0)]),
@@ -157,7 +163,7 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
   assert.equal(thrower.tracingCount, 1);
   for (const t of [x, i]) t.dispose();
   for (const v of [w, w3]) v.dispose();
-  for (const f of [sig2, sigVec, sigAny, branchy, makeVar, thrower, condDtypes, condShapes, step]) f.dispose();
+  for (const f of [sig2, sigVec, sigAny, branchy, makeVar, lateVar, thrower, condDtypes, condShapes, step]) f.dispose();
   flaky.dispose();
 });
 

@@ -5,7 +5,8 @@ import { guard, translate } from './errors.mjs';
 export function makeExperiments(core) {
   /**
    * Runs the experiment. config: {modes, steps, seed, minLength, maxLength, features, batchSize, hiddenUnits,
-   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps}; warmupSteps > 0
+   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps, specializePlans};
+   * specializePlans: false runs the generic graphs as TF 2.1 did (every shape rule on every step); warmupSteps > 0
    * first runs every mode that many steps on a throwaway model (untimed, not reported; its time is warmupMs).
    * options: {onProgress(report), progressEvery = 100, includeGraphs = false}. A report is {mode, modeIndex,
    * stepsDone, stepsTotal, elapsedMs, warmupMs, firstStep, stepUs: Float64Array, loss: Float32Array,

@@ -36,7 +36,8 @@ export function makeFunction(engine, isVariable) {
 
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
-   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace.
+   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace, specializePlans
+   * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call).
    */
   function tfFunction(fn, options = {}) {
     if (typeof fn !== 'function') throw new InvalidArgument('tl.function: expected a function');

@@ -9,9 +9,13 @@ startTutorial({
     'console.log ran 1 time, tl.print ran 5 times: the JavaScript ran once (the trace), the graph five times.',
     `console.log ran ${times(counts.log)} and tl.print ${times(counts.print)}; with one trace and five calls expect 1 and 5.`),
   'variable-inside': ({ result }) => that(
-    result?.failedOnRetrace && /first trace only/.test(result.message),
-    'The retrace refused to create a second variable, and the error says where to create it.',
-    'Expected the second call to fail because it would create a variable while retracing.'),
+    result?.failedOnFirstCall && /was created on a trace where variable creation is not allowed/.test(result.message) &&
+      /outside the function, or only once/.test(result.message) && result.onceTraces === 2 &&
+      result.onceResult === 6 && result.tracesAfter === 2,
+    'The first call of the every-trace version failed on its check trace, and the error says where to create the ' +
+    'variable; the create-once version traced twice on its first call, then ran without tracing.',
+    `Expected the first call to fail (${result?.message ?? 'it did not'}) and the create-once function to trace ` +
+    `twice, then give 6; got ${result?.onceTraces} traces, ${result?.onceResult}, ${result?.tracesAfter} traces.`),
   'variable-outside': ({ result }) => that(
     result?.traces === 2 && JSON.stringify(result.after) === '[11,12]',
     'Two traces (two shapes); the assigned value 10 was read by the graph without retracing.',

@@ -58,6 +58,8 @@ class Tracer final : public OpInterceptor {
   /// Variables this (nested) trace assigned; the parent re-reads them after the structured node.
   const std::vector<std::shared_ptr<VariableState>>& assigned() const noexcept { return assigned_; }
   const std::string& name() const noexcept { return name_; }
+  /// Variables created while this top-level trace (or a trace nested in it) ran.
+  int variables_created() const noexcept { return variables_created_; }
   /// Number of nodes recorded so far.
   std::size_t num_nodes() const noexcept { return graph_.num_nodes(); }
 
@@ -87,6 +89,7 @@ class Tracer final : public OpInterceptor {
   Tracer* parent_;
   std::string name_;
   bool allow_variables_;
+  int variables_created_ = 0;
   graph::Graph graph_;
   std::unordered_map<const TensorImpl*, graph::ValueRef> known_;  // constants and captured outer tensors
   std::vector<Tensor> keep_alive_;                                // keeps known_'s keys valid

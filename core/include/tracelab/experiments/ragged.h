@@ -61,6 +61,10 @@ struct RaggedConfig {
   int max_retracing_warnings = -1;
   /// Which optimization passes every traced graph gets.
   graph::OptimizeOptions optimize{};
+  /// Whether generic graphs (signature, relaxed, loop) are planned per input shape when they run (Tracelab's
+  /// executor; FunctionOptions::specialize_plans). false runs them as TensorFlow 2.1 ran its generic graphs —
+  /// every shape rule on every step, fresh buffers — the source article's slower long run.
+  bool specialize_plans = true;
   /// Steps of warm-up (0 .. 100,000; 0: none): before the measured modes, every selected mode runs this many
   /// steps on a throwaway model with its own tl::functions, on the same data. In WASM this lets V8 move the hot
   /// code from its baseline compiler to its optimizing one (background compile jobs that otherwise compete with

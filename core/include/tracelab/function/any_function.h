@@ -112,7 +112,8 @@ class AnyFunction {
     return get_concrete_function(std::span<const AnyArg>(args.begin(), args.size()));
   }
 
-  /// How many times the body was traced.
+  /// How many times the body was traced: one per concrete function, plus one when the first trace created
+  /// variables (TensorFlow traces that call again with variable creation forbidden).
   int tracing_count() const noexcept;
   /// Every concrete function's signature, TensorFlow's format ("name(x)\n  Args:\n    x: float32 Tensor, ...").
   std::string pretty_printed_concrete_signatures() const;

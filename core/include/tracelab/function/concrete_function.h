@@ -21,8 +21,9 @@ namespace tl {
 class ConcreteFunction {
  public:
   /// Built by the tracing layer: `traced` as recorded, optimized with `options`; `key` is what it serves.
+  /// `specialize_plans`: whether the executor plans a graph with unknown dims per input shapes (Executor).
   ConcreteFunction(std::string name, TraceKey key, std::vector<std::string> arg_names, graph::Graph traced,
-                   const graph::OptimizeOptions& options);
+                   const graph::OptimizeOptions& options, bool specialize_plans = true);
 
   const std::string& name() const noexcept { return name_; }
   /// The (possibly generalized) key this function was traced for; it serves every call the key accepts.

@@ -114,7 +114,7 @@ class Function {
     return shared_->any.get_concrete_function(erased);
   }
 
-  /// How many times the callable was traced.
+  /// How many times the callable was traced (the first call traces twice when it creates variables, as in TF).
   int tracing_count() const noexcept { return shared_->any.tracing_count(); }
   /// Every concrete function's signature, TensorFlow's format ("name(x)\n  Args:\n    x: float32 Tensor, ...").
   std::string pretty_printed_concrete_signatures() const { return shared_->any.pretty_printed_concrete_signatures(); }

@@ -54,6 +54,12 @@ struct FunctionOptions {
   /// With a call history: time each call's graph execution into CallRecord::execute_us (two clock reads per call,
   /// ~0.1-0.3 µs; a caller that times its calls itself, like the ragged experiment, turns this off).
   bool record_timings = true;
+  /// Whether a graph with unknown dims (an input signature's, a relaxed one's) is planned per input shapes when it
+  /// runs: the first call with new shapes runs every shape rule once and plans buffers, later calls with those
+  /// shapes reuse the plan, so a generic graph runs like shape-specialized ones. Off, such a graph runs as
+  /// TensorFlow runs a generic graph — every op's shape rule on every call, fresh output buffers — slower per
+  /// step; for comparing the two (docs/performance.md). Graphs with static shapes are planned either way.
+  bool specialize_plans = true;
 };
 
 }  // namespace tl

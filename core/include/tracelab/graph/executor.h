@@ -33,8 +33,10 @@ namespace tl::graph {
 class Executor {
  public:
   /// Builds the schedule for `graph` (kept alive by the shared_ptr); plans buffers when every value's shape is
-  /// fully defined. Throws InvalidArgument for a null graph or a malformed node.
-  explicit Executor(std::shared_ptr<const Graph> graph);
+  /// fully defined. `specialize`: whether a graph with unknown dims is planned per input shapes (the default);
+  /// false runs it dynamically, every op's shape rule on every call with fresh outputs, as TensorFlow runs a
+  /// generic graph. Throws InvalidArgument for a null graph or a malformed node.
+  explicit Executor(std::shared_ptr<const Graph> graph, bool specialize = true);
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
   /// Moves the schedule and the planned buffers (not while running).
@@ -53,7 +55,8 @@ class Executor {
 
   /// True when buffers are planned once (all shapes known).
   bool is_static() const noexcept { return static_; }
-  /// True when the graph has unknown dims and the executor plans per input shapes (no value-dependent shapes).
+  /// True when the graph has unknown dims and the executor plans per input shapes (no value-dependent shapes,
+  /// and specialization not turned off).
   bool specializes() const noexcept { return specializes_; }
   /// Planned buffers of the static plan, or of the last plan used (0 for a dynamic executor or before a call).
   std::size_t num_slots() const noexcept { return last_plan_ == nullptr ? 0 : last_plan_->slot_metas.size(); }
@@ -128,6 +131,7 @@ class Executor {
   std::size_t num_values_ = 0;
   bool static_ = false;
   bool specializes_ = false;
+  bool specialize_ = true;  ///< as constructed: also passed to kernels for the executors of their sub-graphs
   std::vector<std::unique_ptr<Plan>> plans_;  ///< static: the one plan; specializing: most recent last
   std::vector<std::unique_ptr<KernelState>> kernel_states_;  ///< per step: what its kernel keeps between calls
   Plan* last_plan_ = nullptr;

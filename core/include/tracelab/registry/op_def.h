@@ -79,6 +79,9 @@ struct KernelContext {
   Subgraphs subgraphs{};
   std::unique_ptr<KernelState>* state_slot = nullptr;
   VariableHandles variables{};
+  /// Whether executors the kernel makes for its sub-graphs plan per input shapes (graph::Executor's
+  /// `specialize`): the running executor's setting, true eagerly.
+  bool specialize_plans = true;
 
   const Tensor& input(std::size_t i) const { return inputs[i]; }
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
@@ -172,9 +175,10 @@ class OpDef {
   void infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs, std::span<TensorMeta> outputs,
              Subgraphs subgraphs = {}, VariableHandles variables = {}) const;
   /// Runs the kernel on concrete inputs into allocated outputs. `state` is the node's state slot (nullptr: a
-  /// fresh one for this call).
+  /// fresh one for this call); `specialize_plans` goes to KernelContext.
   void run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs = {},
-           std::unique_ptr<KernelState>* state = nullptr, VariableHandles variables = {}) const;
+           std::unique_ptr<KernelState>* state = nullptr, VariableHandles variables = {},
+           bool specialize_plans = true) const;
 
  private:
   void check_attrs(const Attrs& attrs) const;
