@@ -40,7 +40,8 @@ const WRONG = {
              ['a mode ending on another loss', (r) => { r.result.finalLoss.loop *= 1.0000001; }],
              ['a mode missing', (r) => { delete r.result.finalLoss.relaxed; delete r.result.traces.relaxed; }]],
     crossover: [['function traced once', (r) => { r.result.traces.function = 1; }],
-                ['never overtakes', (r) => { r.result.crossovers.signature = -1; }]],
+                ['a crossover that is not a step', (r) => { r.result.crossovers.signature = 2.5; }],
+                ['a total missing', (r) => { delete r.result.totals.eager; }]],
   },
   'graphs-vs-eager.html': {
     'small-ops': [['a wrong traced value', (r) => { r.result.traced[7] += 1e-3; }],
