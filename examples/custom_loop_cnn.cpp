@@ -8,20 +8,26 @@
 //   * trains Conv2D 16/32/64 (3x3, same, relu) each followed by max pooling and dropout, then Flatten, Dense 64
 //     and a softmax Dense 2, with train_on_batch (tape, loss, gradients, Adam) and validate_on_batch (no tape,
 //     dropout off) — first eagerly, then as tl::functions, with identical seeds; each epoch is timed;
+//   * keeps per-epoch means with tl::metrics (update_state per batch, result() at the epoch's end, reset_state())
+//     and logs them once per epoch as scalar summaries (JSON Lines) through the default writer, as a Keras
+//     custom loop does with `with writer.as_default(): tf.summary.scalar(..., step=epoch)`;
 //   * keeps the checkpoint with the best validation loss (tl::KeepBest) while the traced model trains, restores
 //     it at the end and validates again.
 // The program checks that the restored model reproduces the best validation loss and accuracy, that each
-// traced step traced once, and (after at least 4 epochs of 256 images) that validation accuracy beats chance;
-// it exits 1 otherwise.
+// traced step traced once, that the summary file holds each epoch's means, and (after at least 4 epochs of 256
+// images) that validation accuracy beats chance; it exits 1 otherwise.
 // Timings are printed, never checked.
 //
 // Build: cmake --build --preset native --target custom_loop_cnn
-// Run:   build/native/examples/custom_loop_cnn [--epochs 6] [--examples 480] [--checkpoint best.tlc] [--quick]
+// Run:   build/native/examples/custom_loop_cnn [--epochs 6] [--examples 480] [--checkpoint best.tlc]
+//                                                [--summaries scalars.jsonl] [--quick]
 //        node build/wasm/examples/custom_loop_cnn.js --epochs 3
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -50,6 +56,7 @@ struct Options {
   std::int64_t batch_size = 32;
   std::int64_t seed = 7;
   std::string checkpoint = "custom_loop_cnn_best.tlc";
+  std::string summaries = "custom_loop_cnn_scalars.jsonl";
   bool quick = false;
 };
 
@@ -235,8 +242,17 @@ struct Run {
   float best_validation_accuracy = 0;
 };
 
-/// Trains `trainer` for the configured epochs; with `keep_best`, saves the checkpoint whenever validation loss
-/// improves.
+/// Writes the epoch's means (the metrics' result(), before the next epoch resets them) to the default summary
+/// writer at the current step, under "<label>/train/loss" and so on.
+void log_epoch(const std::string& label, const Trainer& trainer) {
+  tl::summary::scalar(label + "/train/loss", trainer.train_loss.result());
+  tl::summary::scalar(label + "/train/accuracy", trainer.train_accuracy.result());
+  tl::summary::scalar(label + "/validation/loss", trainer.validation_loss.result());
+  tl::summary::scalar(label + "/validation/accuracy", trainer.validation_accuracy.result());
+}
+
+/// Trains `trainer` for the configured epochs, logging each epoch's means to the default summary writer; with
+/// `keep_best`, saves the checkpoint whenever validation loss improves.
 Run train(const char* label, Trainer& trainer, const Steps& steps, const Prepared& data, const Options& options,
           tl::KeepBest* keep_best) {
   Dataset train_set = Dataset::from_tensor_slices(data.train)
@@ -246,6 +262,8 @@ Run train(const char* label, Trainer& trainer, const Steps& steps, const Prepare
   Run run;
   for (std::int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
     EpochResult result = run_epoch(trainer, steps, train_set, validation_set, train_set.cardinality());
+    tl::summary::set_step(epoch);
+    log_epoch(label, trainer);
     bool saved = keep_best != nullptr && keep_best->update(result.validation_loss);
     if (epoch == 1 || result.validation_loss < run.best_validation_loss) {  // KeepBest's rule: strictly better
       run.best_validation_loss = result.validation_loss;
@@ -295,6 +313,29 @@ bool restore_best(Trainer& trainer, const Steps& steps, const Prepared& data, co
   return loss == static_cast<float>(run.best_validation_loss) && accuracy == run.best_validation_accuracy;
 }
 
+/// Whether the summary file holds, for each run and epoch, the four means that epoch printed, in the order
+/// log_epoch wrote them: lines that begin {"step":<epoch>,"tag":"<run>/<metric>","value":<the mean>,.
+bool summaries_match(const std::string& path, const std::vector<std::pair<std::string, const Run*>>& runs) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::size_t next = 0;
+  for (const auto& [label, run] : runs)
+    for (std::size_t epoch = 0; epoch < run->epochs.size(); ++epoch) {
+      const EpochResult& r = run->epochs[epoch];
+      for (auto [metric, value] : {std::pair{"train/loss", r.train_loss}, {"train/accuracy", r.train_accuracy},
+                                   {"validation/loss", r.validation_loss}, {"validation/accuracy", r.validation_accuracy}}) {
+        if (next >= lines.size()) return false;
+        const std::string& line = lines[next++];
+        std::string prefix = "{\"step\":" + std::to_string(epoch + 1) + ",\"tag\":\"" + label + "/" + metric + "\",\"value\":";
+        if (line.rfind(prefix, 0) != 0 || std::strtod(line.c_str() + prefix.size(), nullptr) != static_cast<double>(value))
+          return false;
+      }
+    }
+  std::printf("summaries: %zu lines in %s, each epoch's four means for both runs\n", lines.size(), path.c_str());
+  return next == lines.size();
+}
+
 bool check(bool holds, const std::string& what) {
   std::cout << "  check: " << what << ": " << (holds ? "ok" : "FAILED") << "\n";
   return holds;
@@ -315,8 +356,14 @@ int run_lesson(const Options& options) {
   Steps eager = eager_steps(eager_trainer), traced = traced_steps(traced_trainer);
   tl::KeepBest keep_best(tl::Checkpoint({{"model", traced_trainer.model->variables()}}), options.checkpoint,
                          tl::KeepBest::Mode::min);
-  Run eager_run = train("eager", eager_trainer, eager, data, options, nullptr);
-  Run traced_run = train("traced", traced_trainer, traced, data, options, &keep_best);
+  std::remove(options.summaries.c_str());  // ScalarWriter appends; start this run's file afresh
+  tl::summary::ScalarWriter writer(options.summaries);
+  Run eager_run, traced_run;
+  {
+    tl::summary::DefaultWriter scope(writer);  // TF: with writer.as_default():
+    eager_run = train("eager", eager_trainer, eager, data, options, nullptr);
+    traced_run = train("traced", traced_trainer, traced, data, options, &keep_best);
+  }
   print_speed(eager_run, traced_run);
   bool restored = restore_best(traced_trainer, traced, data, options, traced_run);
   std::cout << "\n";
@@ -325,6 +372,8 @@ int run_lesson(const Options& options) {
              "train_on_batch traced twice on its first call (its trace created the optimizer's slots, so it traced "
              "again with variable creation forbidden, as TensorFlow does), validate_on_batch once") && ok;
   ok = check(restored, "the restored checkpoint reproduces the best validation loss and accuracy") && ok;
+  ok = check(summaries_match(options.summaries, {{"eager", &eager_run}, {"traced", &traced_run}}),
+             "the summary file holds every epoch's means, at the epoch's step") && ok;
   if (trained_enough(options)) {
     ok = check(traced_run.best_validation_accuracy > 0.75f, "best validation accuracy above 0.75 (chance 0.5)") && ok;
   } else {
@@ -345,6 +394,7 @@ int main(int argc, char** argv) {
       .integer("--batch-size", &options.batch_size, 1, 4096, "images per step")
       .integer("--seed", &options.seed, 0, 1000000, "data and weights")
       .path("--checkpoint", &options.checkpoint, "where the best checkpoint is written")
+      .path("--summaries", &options.summaries, "the per-epoch scalar summaries (JSON Lines; replaced)")
       .toggle("--quick", &options.quick, "a smoke test: at most 2 epochs and 96 images, no accuracy check");
   if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
   if (options.quick) {

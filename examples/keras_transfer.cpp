@@ -9,7 +9,8 @@
 //   3. A dynamic RNN: a SimpleRNNCell run by tl::while_loop over the time steps inside a traced train step, on
 //      padded batches of sequences of 1..12 steps; each sequence's state stops at its own length. One trace
 //      serves every batch (an input signature with unknown batch and time dims).
-//   4. Every step's loss is written as a scalar summary (JSON Lines), read back and plotted in the terminal.
+//   4. Every step's loss is written as a scalar summary (JSON Lines) through the default writer (a
+//      tl::summary::DefaultWriter scope), read back and plotted in the terminal.
 // The program checks the trunk's bits, the restored outputs, the single RNN trace with its while_loop node, that
 // padding does not change a sequence's result, the summary file, and (after enough steps) that each task beats
 // chance; it exits 1 if a check fails.
@@ -103,10 +104,10 @@ std::shared_ptr<Sequential> make_trunk(std::uint64_t seed) {
 using VariableList = std::function<std::vector<Variable>()>;
 
 /// Trains the variables `trainable()` lists — and only those — of `model` on shuffled batches of 32 for `steps`
-/// steps with a traced step; writes each step's loss to `writer` as "<tag>/loss". The list is read after the
-/// forward pass, when the layers have built (like model.trainable_variables in a Keras train step).
+/// steps with a traced step; writes each step's loss to the default summary writer as "<tag>/loss". The list is
+/// read after the forward pass, when the layers have built (like model.trainable_variables in a Keras train step).
 void fit(const std::string& tag, Layer& model, const VariableList& trainable, const tl::losses::Loss& loss_fn,
-         const TaskData& data, std::int64_t steps, tl::summary::ScalarWriter& writer) {
+         const TaskData& data, std::int64_t steps) {
   tl::optimizers::Adam optimizer(0.01);
   auto train_step = tl::function(
       [&](const Tensor& x, const Tensor& labels) {
@@ -126,7 +127,7 @@ void fit(const std::string& tag, Layer& model, const VariableList& trainable, co
   std::int64_t step = 0;
   for (const Element& batch : batches) {
     Tensor loss = train_step(batch[0], batch[1]);
-    writer.scalar(tag + "/loss", loss, step);
+    tl::summary::scalar(tag + "/loss", loss, step);
     bar.update(++step, {{"loss", loss.item<float>()}});
   }
   bar.finish();
@@ -162,24 +163,23 @@ struct Heads {
 };
 
 /// Phase 2 again, but on a trunk that never saw task 1 (random and frozen): what the transfer is worth.
-float fine_tune_on_untrained_trunk(const Tasks& tasks, const Options& options, tl::summary::ScalarWriter& writer) {
+float fine_tune_on_untrained_trunk(const Tasks& tasks, const Options& options) {
   auto head = std::make_shared<Dense>(1, DenseOptions{.seed = static_cast<std::uint64_t>(options.seed) + 20});
   auto path = std::make_shared<Sequential>(LayerList{make_trunk(static_cast<std::uint64_t>(options.seed) + 50), head});
   tl::losses::BinaryCrossentropy binary_loss(/*from_logits=*/true);
   fit(
       "untrained_trunk", *path, [&] { return head->trainable_variables(); }, binary_loss, tasks.task2_train,
-      options.fine_tune_steps, writer);
+      options.fine_tune_steps);
   return accuracy(tl::metrics::BinaryAccuracy(0.0), tasks.task2_test.labels, (*path)(tasks.task2_test.x));
 }
 
-bool train_two_heads(const Tasks& tasks, const Heads& model, const Options& options,
-                     tl::summary::ScalarWriter& writer) {
+bool train_two_heads(const Tasks& tasks, const Heads& model, const Options& options) {
   std::cout << "1. phase 1: trunk + head 1 on task 1 (" << tasks.task1_train.x.shape()[0] << " examples, "
             << options.steps << " steps)\n";
   tl::losses::SparseCategoricalCrossentropy class_loss(/*from_logits=*/true);
   fit(
       "task1", *model.path1, [&] { return model.path1->trainable_variables(); }, class_loss, tasks.task1_train,
-      options.steps, writer);
+      options.steps);
   float task1 =
       accuracy(tl::metrics::SparseCategoricalAccuracy(), tasks.task1_test.labels, (*model.path1)(tasks.task1_test.x));
   (*model.path2)(tasks.task2_train.x);  // builds head 2, so its starting values can be copied
@@ -193,9 +193,9 @@ bool train_two_heads(const Tasks& tasks, const Heads& model, const Options& opti
   tl::losses::BinaryCrossentropy binary_loss(/*from_logits=*/true);
   fit(
       "task2", *model.path2, [&] { return model.head2->trainable_variables(); }, binary_loss, tasks.task2_train,
-      options.fine_tune_steps, writer);
+      options.fine_tune_steps);
   float task2 = accuracy(tl::metrics::BinaryAccuracy(0.0), tasks.task2_test.labels, (*model.path2)(tasks.task2_test.x));
-  float baseline = fine_tune_on_untrained_trunk(tasks, options, writer);
+  float baseline = fine_tune_on_untrained_trunk(tasks, options);
   bool trunk_unchanged = same_bits(trunk_before, copy_values(model.trunk->variables()));
   bool head2_changed = !same_bits(head2_before, copy_values(model.head2->variables()));
   std::cout << "   task 2 test accuracy: " << task2
@@ -281,8 +281,9 @@ struct RnnTraining {
   std::string signatures;
 };
 
-/// Trains `model` with a traced step whose signature leaves batch and time unknown; writes "rnn/loss".
-RnnTraining fit_sequences(const SequenceClassifier& model, const Options& options, tl::summary::ScalarWriter& writer) {
+/// Trains `model` with a traced step whose signature leaves batch and time unknown; writes "rnn/loss" to the
+/// default summary writer.
+RnnTraining fit_sequences(const SequenceClassifier& model, const Options& options) {
   tl::losses::BinaryCrossentropy loss_fn(/*from_logits=*/true);
   tl::optimizers::Adam optimizer(0.01);
   auto train_step = tl::function(
@@ -307,7 +308,7 @@ RnnTraining fit_sequences(const SequenceClassifier& model, const Options& option
   for (const Element& batch : batches) {
     padded_lengths.insert(batch[0].shape()[1]);
     Tensor loss = train_step(batch[0], batch[1], batch[2]);
-    writer.scalar("rnn/loss", loss, step);
+    tl::summary::scalar("rnn/loss", loss, step);
     bar.update(++step, {{"loss", loss.item<float>()}});
   }
   bar.finish();
@@ -316,11 +317,11 @@ RnnTraining fit_sequences(const SequenceClassifier& model, const Options& option
           train_step.pretty_printed_concrete_signatures()};
 }
 
-bool train_dynamic_rnn(const Options& options, tl::summary::ScalarWriter& writer) {
+bool train_dynamic_rnn(const Options& options) {
   std::cout << "\n3. a dynamic RNN (tl::while_loop over time) on sequences of 1..12 steps: is the sum positive?\n";
   SequenceClassifier model{std::make_shared<SimpleRNNCell>(16, SimpleRNNOptions{.seed = 21}),
                            std::make_shared<Dense>(1, DenseOptions{.seed = 22})};
-  RnnTraining training = fit_sequences(model, options, writer);
+  RnnTraining training = fit_sequences(model, options);
   Element test =
       *make_sequences(512, static_cast<std::uint64_t>(options.seed) + 11).padded_batch(512).make_iterator().get_next();
   Tensor logits = model(test[0], test[1]);  // eagerly: the while_loop is a C++ loop here
@@ -409,6 +410,7 @@ bool plot_summaries(const Options& options) {
 int run_lesson(const Options& options) {
   std::remove(options.summaries.c_str());  // ScalarWriter appends; start this run's file afresh
   tl::summary::ScalarWriter writer(options.summaries);
+  tl::summary::DefaultWriter scope(writer);  // TF: with writer.as_default(): every fit below logs to it
   Tasks tasks = make_tasks(static_cast<std::uint64_t>(options.seed));
   Heads model;
   model.trunk = make_trunk(static_cast<std::uint64_t>(options.seed));
@@ -420,9 +422,9 @@ int run_lesson(const Options& options) {
                     3, DenseOptions{.seed = static_cast<std::uint64_t>(options.seed) + 10, .name = "head1"})},
       "path1");
   model.path2 = std::make_shared<Sequential>(LayerList{model.trunk, model.head2}, "path2");
-  bool ok = train_two_heads(tasks, model, options, writer);
+  bool ok = train_two_heads(tasks, model, options);
   ok = export_and_restore(model, tasks, options) && ok;
-  ok = train_dynamic_rnn(options, writer) && ok;
+  ok = train_dynamic_rnn(options) && ok;
   ok = plot_summaries(options) && ok;
   std::cout << (ok ? "all checks passed" : "SOME CHECKS FAILED") << "\n";
   return ok ? 0 : 1;

@@ -2,6 +2,8 @@
 //
 // A tl::function runs its C++ body once per trace, with symbolic tensors; later calls run only the graph. So:
 //   1. std::cout (any C++ side effect) happens once per trace; tl::print is a graph op and prints every call.
+//      For debugging, tl::config::run_functions_eagerly(true) (tf.config.run_functions_eagerly) turns tracing off:
+//      the body runs on every call, std::cout included, and nothing is traced until it is switched off again.
 //   2. A tl::Variable created inside the function is created while tracing: allowed on the first trace (and
 //      then shared by every later call — unlike eager code, which would make a new one per call), an error on a
 //      retrace. The fix: create it outside.
@@ -51,6 +53,15 @@ class CountingSink {
   int prints_ = 0;
 };
 
+/// While alive, every tl::function runs its body eagerly (tl::config::run_functions_eagerly); then tracing again.
+class RunFunctionsEagerly {
+ public:
+  RunFunctionsEagerly() { tl::config::run_functions_eagerly(true); }
+  ~RunFunctionsEagerly() { tl::config::run_functions_eagerly(false); }
+  RunFunctionsEagerly(const RunFunctionsEagerly&) = delete;
+  RunFunctionsEagerly& operator=(const RunFunctionsEagerly&) = delete;
+};
+
 bool cout_versus_print(std::int64_t calls) {
   std::cout << "1. std::cout vs tl::print over " << calls << " calls with the same input shape\n";
   CountingSink sink;
@@ -68,6 +79,33 @@ bool cout_versus_print(std::int64_t calls) {
             << sink.prints() << " time" << (sink.prints() == 1 ? "" : "s") << "\n"
             << f.concrete_functions()[0]->graph().str();
   return check(cout_runs == 1 && sink.prints() == calls, "std::cout once (one trace), tl::print on every call");
+}
+
+bool run_eagerly(std::int64_t calls) {
+  std::cout << "\n1b. tl::config::run_functions_eagerly(true): the body runs on every call, nothing is traced\n";
+  CountingSink sink;
+  int cout_runs = 0;
+  auto f = tl::function(
+      [&](const tl::Tensor& x) {
+        ++cout_runs;
+        std::cout << "   std::cout: running the body for " << tl::meta_str(x.meta()) << "\n";
+        tl::print("   tl::print: f runs with x =", x);
+        return x + 1.f;
+      },
+      {.name = "f", .arg_names = {"x"}});
+  {
+    RunFunctionsEagerly eagerly;  // tl::config::run_functions_eagerly(true) until the end of this block
+    for (std::int64_t i = 0; i < calls; ++i) f(tl::scalar(static_cast<float>(i)));
+  }  // run_functions_eagerly(false): back to tracing
+  std::int64_t eager_tracing_count = f.tracing_count();
+  int eager_cout_runs = cout_runs;
+  f(tl::scalar(static_cast<float>(calls)));  // traced now: the body runs once more, for the trace
+  std::cout << "   eagerly: std::cout ran " << eager_cout_runs << " times, tracing_count " << eager_tracing_count
+            << "; switched off, one more call: std::cout " << cout_runs << ", tl::print " << sink.prints()
+            << ", tracing_count " << f.tracing_count() << "\n";
+  return check(eager_cout_runs == calls && eager_tracing_count == 0 && cout_runs == calls + 1 &&
+                   sink.prints() == calls + 1 && f.tracing_count() == 1 && !tl::config::functions_run_eagerly(),
+               "eagerly the body runs every call and nothing is traced; switched off, the next call traces");
 }
 
 bool variable_inside() {
@@ -186,6 +224,7 @@ int main(int argc, char** argv) {
   if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
   try {
     bool ok = cout_versus_print(calls);
+    ok = run_eagerly(calls) && ok;
     ok = variable_inside() && ok;
     ok = host_if_versus_cond() && ok;
     ok = newton_while_loop() && ok;

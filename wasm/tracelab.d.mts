@@ -159,6 +159,22 @@ export declare class Optimizer {
   getWeights(): Variable[];
   dispose(): void;
 }
+
+/** An in-memory scalar summary writer (tl.summary.scalarWriter()): records in tl::summary's JSON Lines format. */
+export interface ScalarWriter {
+  /** Appends one record (the step an integer, the value a number or a one-element tensor). */
+  scalar(tag: string, value: number | Tensor, step: number): void;
+  /** Copies of the records, in the order written. */
+  records(): Array<{ step: number; tag: string; value: number; wall_time: number }>;
+  /** The records as JSON Lines (NaN and infinities as strings). */
+  toJSONL(): string;
+  /**
+   * Runs fn with this writer as the default (and `step`, when given, as the current step), like TF's
+   * `with writer.as_default(step):`; the previous writer and step are restored afterwards, even if fn throws.
+   */
+  asDefault<T>(fn: () => T, step?: number): T;
+}
+
 export declare class Metric {
   updateState(...inputs: TensorLike[]): void;
   result(): Tensor;
@@ -411,12 +427,19 @@ export interface Tracelab {
     save(variables: Variable[]): Uint8Array;
     restore(variables: Variable[], bytes: ArrayBuffer | Uint8Array): void;
   };
+  /** tf.summary for scalars, in memory: a writer, a default-writer scope and a current step. */
   summary: {
-    scalarWriter(): {
-      scalar(tag: string, value: number | Tensor, step: number): void;
-      records(): Array<{ step: number; tag: string; value: number; wall_time: number }>;
-      toJSONL(): string;
-    };
+    scalarWriter(): ScalarWriter;
+    /**
+     * Writes to the default writer (ScalarWriter.asDefault) at `step`, or at the current step (setStep) when omitted.
+     * true when written; false, writing nothing, when no writer is the default (as tf.summary.scalar). Throws
+     * InvalidArgument when there is a default writer but no step.
+     */
+    scalar(tag: string, value: number | Tensor, step?: number): boolean;
+    /** tf.summary.experimental.set_step: the step scalar() uses when given none; null for none. */
+    setStep(step: number | null): void;
+    /** The current step, or null. */
+    getStep(): number | null;
   };
   data: {
     fromTensorSlices(components: TensorLike | TensorLike[]): Dataset;

@@ -1,13 +1,15 @@
 // The tutorials in headless Chromium: every cell of every lesson runs and passes its live check; the pages obey
 // their Content-Security-Policy (no inline scripts; CodeMirror styles through constructed sheets; no violations);
 // lesson 7's graphs show their cond branches and while bodies, nested, and a click closes and opens a loop;
-// an edited cell that throws shows the error under it and Reset brings the page's code back; a runaway cell
+// an edited cell that throws shows the error under it and Reset brings the page's code back; an edited cell that
+// computes something else fails its check; a runaway cell
 // (`while (true) {}`) is stopped by terminating the worker and the page keeps working. Screenshots go to
 // build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { LESSONS } from '../../web/tutorials/lessons.js';
+import { cellsOf } from '../js/lesson_cells.mjs';
 import { artifacts, launch } from './launch.mjs';
 
 /** Opens a tutorial page and waits for its worker; `problems` collects page errors, console errors and CSP reports. */
@@ -134,7 +136,7 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
   }
 });
 
-test('tutorials: an edited cell that throws shows the error; Reset restores it; Stop ends a runaway cell', { timeout: 300_000 }, async (t) => {
+test('tutorials: an edited cell that throws shows the error; Reset restores it; a wrong count fails the check; Stop ends a runaway cell', { timeout: 300_000 }, async (t) => {
   const { base, browser } = await launch(t);
   const { page, problems } = await openLesson(browser, base, 'side-effects.html');
   const cell = page.locator('section.cell[data-cell="print-vs-tlprint"]');
@@ -158,6 +160,13 @@ test('tutorials: an edited cell that throws shows the error; Reset restores it; 
   await cell.locator('.cm-content').click();
   await page.keyboard.press('Shift+Enter');   // runs the cell from the keyboard
   await page.waitForSelector('section.cell[data-cell="print-vs-tlprint"][data-check=pass]');
+
+  // The check reads what the run did, not what the code says: four calls instead of five fail it.
+  const { code } = cellsOf('side-effects.html').find((c) => c.name === 'print-vs-tlprint');
+  await replaceCode(code.replace('i < 5', 'i < 4'));
+  await cell.locator('button.run').click();
+  await page.waitForSelector('section.cell[data-cell="print-vs-tlprint"][data-check=fail]');
+  assert.match(await cell.locator('.check').textContent(), /^✗ console\.log ran 1 time and tl\.print 4 times/);
 
   await replaceCode('while (true) {}');
   await cell.locator('button.run').click();

@@ -76,6 +76,48 @@ test('optimizers: minimize, sgd / momentum / rmsprop, losses by name, metrics, s
   w.dispose();
 });
 
+test('summary: the default writer (asDefault), the current step, false without a writer; scopes nest and restore', () => {
+  tl.summary.setStep(null);
+  assert.equal(tl.summary.scalar('loss', 1, 0), false);          // no default writer: nothing written
+  const outer = tl.summary.scalarWriter(), inner = tl.summary.scalarWriter();
+  const returned = outer.asDefault(() => {
+    assert.throws(() => tl.summary.scalar('loss', 1), { name: 'InvalidArgument', message: /tl\.summary\.scalar\('loss'\): no step given/ });
+    tl.summary.setStep(3);
+    assert.equal(tl.summary.scalar('loss', 0.5), true);
+    inner.asDefault(() => {
+      tl.summary.scalar('inner', tl.scalar(0.25));                  // step 10, the scope's
+      tl.summary.setStep(11);
+      tl.summary.scalar('inner', 0.125);
+    }, 10);
+    assert.equal(tl.summary.getStep(), 3);                          // the inner scope restored the step it found
+    assert.throws(() => inner.asDefault(() => { throw new Error('boom'); }, 20), /boom/);
+    assert.equal(tl.summary.getStep(), 3);
+    tl.summary.scalar('loss', 0.75, 4);                             // an explicit step wins
+    return 'done';
+  });
+  assert.equal(returned, 'done');
+  assert.equal(tl.summary.scalar('loss', 1, 5), false);           // the outer scope ended
+  assert.equal(tl.summary.getStep(), 3);                          // asDefault without a step leaves the step alone
+  const plain = (w) => w.records().map(({ step, tag, value }) => [step, tag, value]);
+  assert.deepEqual(plain(outer), [[3, 'loss', 0.5], [4, 'loss', 0.75]]);
+  assert.deepEqual(plain(inner), [[10, 'inner', 0.25], [11, 'inner', 0.125]]);
+  // Per-epoch means with tl.metrics.mean, logged once per epoch at the epoch's step.
+  const log = tl.summary.scalarWriter(), mean = tl.metrics.mean();
+  log.asDefault(() => {
+    for (const [epoch, losses] of [[1, [1, 2, 3]], [2, [0.5, 0.25]]]) {
+      tl.summary.setStep(epoch);
+      for (const loss of losses) tl.tidy(() => mean.updateState(tl.scalar(loss)));
+      tl.tidy(() => tl.summary.scalar('train/loss', mean.result()));
+      mean.resetState();
+    }
+  });
+  assert.deepEqual(plain(log), [[1, 'train/loss', 2], [2, 'train/loss', 0.375]]);
+  assert.throws(() => tl.summary.setStep(1.5), { name: 'InvalidArgument' });
+  assert.throws(() => log.scalar('loss', tl.ones([2]), 1), { name: 'InvalidArgument', message: /expected a scalar/ });
+  assert.throws(() => log.asDefault('not a function'), { name: 'InvalidArgument' });
+  tl.summary.setStep(null);
+});
+
 test('data: fromTensorSlices / fromGenerator, map, filter, shuffle, batch, paddedBatch, take, repeat; errors', () => {
   const xs = tl.tensor([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
   const ys = tl.tensor([1, 2, 3, 4, 5]);

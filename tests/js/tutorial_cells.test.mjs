@@ -1,29 +1,19 @@
 // The tutorials' cells as the cell worker runs them (web/tutorials/convert-cell.js): every cell of every lesson
 // converts with AutoGraph and compiles as the body of an async function; a converted cell decides a tensor `if` by
 // the tensor's value; an error is reported at the line the reader wrote, not the converted text's. The cells'
-// results are checked in the browser (tests/browser/tutorials.test.mjs).
+// results are checked by tutorial_checks.test.mjs, and in the browser (tests/browser/tutorials.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { LESSONS } from '../../web/tutorials/lessons.js';
 import { convertCell, errorLine } from '../../web/tutorials/convert-cell.js';
+import { cellsOf } from './lesson_cells.mjs';
 
 const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
 const tl = await loadTracelab();
-const tutorials = fileURLToPath(new URL('../../web/tutorials/', import.meta.url));
 const AsyncFunction = (async () => {}).constructor;
-
-const ENTITIES = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
-
-/** The code cells of a lesson page: [{name, code}], the textarea's text as the page shows it. */
-function cellsOf(page) {
-  const html = readFileSync(join(tutorials, page), 'utf8');
-  return [...html.matchAll(/<section class="cell" data-cell="([^"]+)"[^>]*>[\s\S]*?<textarea[^>]*>\n?([\s\S]*?)<\/textarea>/g)]
-    .map(([, name, code]) => ({ name, code: code.replace(/&(lt|gt|quot|#39|amp);/g, (e) => ENTITIES[e]) }));
-}
 
 /** Runs a cell's code converted, as the worker does; resolves to {result} or {error, line}. */
 async function run(code, show = {}, shared = {}) {

@@ -1,6 +1,6 @@
 // Layers, models, losses, optimizers, metrics, checkpoints and summaries in TF.js' spelling, on the core's
 // tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
-import { guard } from './errors.mjs';
+import { InvalidArgument, guard } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 
 export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
@@ -125,19 +125,88 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
                                          bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)),
   };
 
-  /** Scalar summaries kept in memory: {step, tag, value, wallTime} records and JSON Lines (tl::summary's format). */
-  const summary = {
-    scalarWriter: () => {
-      const records = [];
-      return {
-        scalar(tag, value, step) {
-          const v = value instanceof Tensor ? value.dataSync()[0] : Number(value);
-          records.push({ step, tag, value: v, wall_time: Date.now() / 1000 });
-        },
-        records: () => records.slice(),
-        toJSONL: () => records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''),
-      };
-    },
-  };
+  const summary = makeSummary(Tensor);
   return { layers, sequential, losses, train, metrics, checkpoint, summary };
+}
+
+/**
+ * tf.summary's shape for scalars, kept in memory: scalarWriter() gives a writer of {step, tag, value, wall_time}
+ * records (tl::summary's JSON Lines format); writer.asDefault(fn, step) makes it the default writer while fn runs
+ * (TF's `with writer.as_default(step):`), and summary.scalar(tag, value, step?) writes to the default writer, at the
+ * current step (summary.setStep) when no step is given. As in TensorFlow, scalar returns false and writes nothing
+ * when there is no default writer.
+ */
+function makeSummary(Tensor) {
+  let defaultWriter = null;
+  let currentStep = null;
+  const checkStep = (step, where) => {
+    if (!Number.isSafeInteger(step)) throw new InvalidArgument(`${where}: the step must be an integer, got ${String(step)}`);
+    return step;
+  };
+  const checkTag = (tag, where) => {
+    if (typeof tag !== 'string' || tag === '') throw new InvalidArgument(`${where}: the tag must be a non-empty string, got ${String(tag)}`);
+    return tag;
+  };
+  const scalarValue = (value, where) => {
+    if (value instanceof Tensor) {
+      if (value.size !== 1) throw new InvalidArgument(`${where}: expected a scalar, got a tensor of shape [${value.shape}]`);
+      return value.dataSync()[0];
+    }
+    if (typeof value !== 'number') throw new InvalidArgument(`${where}: expected a number or a one-element tensor, got ${typeof value}`);
+    return value;
+  };
+
+  class ScalarWriter {
+    #records = [];
+    /** Appends one record. */
+    scalar(tag, value, step) {
+      const where = 'ScalarWriter.scalar';
+      this.#records.push({ step: checkStep(step, where), tag: checkTag(tag, where), value: scalarValue(value, where), wall_time: Date.now() / 1000 });
+    }
+    /** Copies of the records, in the order written. */
+    records() { return this.#records.map((record) => ({ ...record })); }
+    /** The records as JSON Lines (NaN and infinities as strings, as the C++ writer writes them). */
+    toJSONL() {
+      const finite = (r) => (Number.isFinite(r.value) ? r : { ...r, value: Number.isNaN(r.value) ? 'nan' : r.value > 0 ? 'inf' : '-inf' });
+      return this.#records.map((r) => JSON.stringify(finite(r))).join('\n') + (this.#records.length ? '\n' : '');
+    }
+    /**
+     * Runs fn() with this writer as the default (and `step`, when given, as the current step); afterwards, even
+     * when fn throws, the previous default writer (and step) are back. Returns what fn returns. fn runs
+     * synchronously: a scope does not span an await.
+     */
+    asDefault(fn, step) {
+      if (typeof fn !== 'function') throw new InvalidArgument('ScalarWriter.asDefault: expected a function to run');
+      const previousWriter = defaultWriter, previousStep = currentStep;
+      if (step !== undefined) currentStep = checkStep(step, 'ScalarWriter.asDefault');
+      defaultWriter = this;
+      try {
+        return fn();
+      } finally {
+        defaultWriter = previousWriter;
+        if (step !== undefined) currentStep = previousStep;
+      }
+    }
+  }
+
+  return {
+    /** A new in-memory writer. */
+    scalarWriter: () => new ScalarWriter(),
+    /**
+     * tf.summary.scalar: writes (tag, value) to the default writer at `step`, or at the current step when step is
+     * omitted; true when written, false (nothing written) when no writer is the default. InvalidArgument when
+     * there is a default writer but no step.
+     */
+    scalar(tag, value, step) {
+      if (defaultWriter === null) return false;
+      const at = step ?? currentStep;
+      if (at === null) throw new InvalidArgument(`tl.summary.scalar('${tag}'): no step given and none set (tl.summary.setStep, or writer.asDefault(fn, step))`);
+      defaultWriter.scalar(tag, value, at);
+      return true;
+    },
+    /** tf.summary.experimental.set_step: the step scalar() uses when given none (an integer, or null for none). */
+    setStep(step) { currentStep = step === null ? null : checkStep(step, 'tl.summary.setStep'); },
+    /** tf.summary.experimental.get_step: the current step, or null. */
+    getStep: () => currentStep,
+  };
 }

@@ -254,10 +254,3 @@ class Cell {
 function formatMs(ms) {
   return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
-
-/** Small helpers for the pages' checks. */
-export const expect = {
-  /** Passes with `message` when `condition` holds, else fails with `otherwise`. */
-  that(condition, message, otherwise = message) { return { ok: Boolean(condition), message: condition ? message : otherwise }; },
-  times: (n) => `${n} time${n === 1 ? '' : 's'}`,
-};

@@ -44,6 +44,15 @@ async function main(): Promise<number> {
   } catch (e) {
     if (e instanceof tl.ConversionError && e.line !== null) traceUs.push(e.line + (e.column ?? 0) + code.length + text.length + marked.length + converted.size);
   }
+  const writer = tl.summary.scalarWriter();
+  const meanLoss = tl.metrics.mean({ name: 'train_loss' });
+  const wrote: boolean = writer.asDefault(() => {
+    tl.summary.setStep(1);
+    meanLoss.updateState(tl.scalar(0.5));
+    return tl.summary.scalar('train/loss', meanLoss.result());
+  }, 1);
+  const currentStep: number | null = tl.summary.getStep();
+  traceUs.push(Number(wrote) + (currentStep ?? 0) + writer.records().length + Number(tl.summary.scalar('loss', 0.5, 2)));
   try {
     tl.matMul(x, x);
   } catch (e) {

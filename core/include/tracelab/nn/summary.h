@@ -1,20 +1,38 @@
-// Summaries: scalars written as JSON Lines — one object per line with the step, the tag, the value and the wall
-// time — for the web UI (or any plotting tool) to read. TensorFlow's tf.summary.scalar, without TensorBoard's
-// binary format. Write from the (eager) training loop, e.g. with the loss a traced step returned.
+// Summaries (tf.summary for scalars): a writer, a default-writer scope with a current step, and free functions
+// that write to the default writer. The writer here is ScalarWriter — JSON Lines, one object per line with the
+// step, the tag, the value and the wall time, for the web UI (or any plotting tool) to read; TensorBoard's binary
+// event files would be a second SummaryWriter. Write from the (eager) training loop, e.g. with a metric's result.
 //
 //   tl::summary::ScalarWriter writer("run/scalars.jsonl");
-//   writer.scalar("loss", loss, step);    // {"step": 3, "tag": "loss", "value": 0.25, "wall_time": 1.7e9}
+//   tl::summary::DefaultWriter scope(writer);    // TF: with writer.as_default():
+//   tl::summary::set_step(epoch); tl::summary::scalar("loss", mean_loss.result());   // {"step": 3, "tag": "loss", ...}
+//
+// As in TensorFlow, scalar() returns false and writes nothing when no writer is the default, and needs a step:
+// the one it is given, else the current one (set_step, or DefaultWriter's step). The default writer and the
+// current step are per thread, as TensorFlow's summary state is.
 #pragma once
 
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "tracelab/tensor/tensor.h"
 
 namespace tl::summary {
 
-class ScalarWriter {
+/// Where summaries go: a JSON Lines ScalarWriter, or any other kind (a TensorBoard event-file writer, say).
+class SummaryWriter {
+ public:
+  virtual ~SummaryWriter() = default;
+  /// Writes one scalar record; InvalidArgument when it cannot be written.
+  virtual void write_scalar(const std::string& tag, double value, std::int64_t step) = 0;
+  /// Makes what was written visible to readers (a no-op for writers that flush every record).
+  virtual void flush() {}
+};
+
+/// Scalars as JSON Lines, appended to a file and flushed line by line.
+class ScalarWriter : public SummaryWriter {
  public:
   /// Opens (appends to) `path`; InvalidArgument when it cannot be opened.
   explicit ScalarWriter(const std::string& path);
@@ -22,11 +40,49 @@ class ScalarWriter {
   void scalar(const std::string& tag, double value, std::int64_t step);
   /// The same for a concrete one-element tensor.
   void scalar(const std::string& tag, const Tensor& value, std::int64_t step);
+  /// SummaryWriter's entry point: scalar(tag, value, step).
+  void write_scalar(const std::string& tag, double value, std::int64_t step) override { scalar(tag, value, step); }
   const std::string& path() const noexcept { return path_; }
 
  private:
   std::string path_;
   std::ofstream out_;
 };
+
+/// TF's `with writer.as_default(step):` as a scope: while alive, `writer` is this thread's default writer (and
+/// `step`, when given, the current step); its destructor brings back the previous writer (and step), so scopes
+/// nest. The writer must outlive the scope.
+class DefaultWriter {
+ public:
+  /// Makes `writer` the default; leaves the current step as it is.
+  explicit DefaultWriter(SummaryWriter& writer);
+  /// Makes `writer` the default and `step` the current step.
+  DefaultWriter(SummaryWriter& writer, std::int64_t step);
+  ~DefaultWriter();
+  DefaultWriter(const DefaultWriter&) = delete;
+  DefaultWriter& operator=(const DefaultWriter&) = delete;
+
+ private:
+  SummaryWriter* previous_writer_;
+  bool sets_step_ = false;                    // whether this scope changed the step (and so restores it)
+  std::optional<std::int64_t> previous_step_;
+};
+
+/// This thread's default writer, or nullptr.
+SummaryWriter* default_writer() noexcept;
+/// tf.summary.experimental.set_step: the step scalar() uses when given none; std::nullopt for none.
+void set_step(std::optional<std::int64_t> step) noexcept;
+/// tf.summary.experimental.get_step: the current step, if any.
+std::optional<std::int64_t> get_step() noexcept;
+
+/// tf.summary.scalar: writes (tag, value) at `step` to the default writer. true when written; false, writing
+/// nothing, when there is no default writer.
+bool scalar(const std::string& tag, double value, std::int64_t step);
+/// The same at the current step; InvalidArgument when there is a default writer but no current step.
+bool scalar(const std::string& tag, double value);
+/// The same for a concrete one-element tensor (a metric's result(), a loss).
+bool scalar(const std::string& tag, const Tensor& value, std::int64_t step);
+/// The same for a tensor at the current step.
+bool scalar(const std::string& tag, const Tensor& value);
 
 }  // namespace tl::summary

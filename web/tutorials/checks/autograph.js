@@ -2,28 +2,9 @@
 // traced side by side), its tracing counts, the op nodes of its traced graph (docs/graph.md's JSON, walked into the
 // sub-graphs of cond and while_loop), the tl.print lines it produced, the error it caught — and compares them with
 // an answer computed here in plain JavaScript.
-import { expect, startTutorial } from './tutorial.js';
+import { countOps, expect } from './expect.js';
 
 const { that, times } = expect;
-
-/** Every op node of a graph and of the sub-graphs its nodes hold, as {op, depth} (0 = the graph's top level). */
-function opNodes(graphJson) {
-  const found = [];
-  const walk = (graph, depth) => {
-    for (const node of graph?.nodes ?? []) {
-      if (node.kind === 'op') found.push({ op: node.op, depth });
-      for (const subgraph of node.subgraphs ?? []) walk(subgraph, depth + 1);
-    }
-  };
-  walk(typeof graphJson === 'string' ? JSON.parse(graphJson) : graphJson, 0);
-  return found;
-}
-
-/** How many `op` nodes the graph has at depth 0 and below it. */
-function countOps(graphJson, op) {
-  const nodes = opNodes(graphJson).filter((node) => node.op === op);
-  return { top: nodes.filter((node) => node.depth === 0).length, inside: nodes.filter((node) => node.depth > 0).length };
-}
 
 /** The rows whose eager and traced values differ from `expected(row)`, as text for a message ('' when none). */
 function mismatches(rows, key, expected) {
@@ -56,7 +37,7 @@ function firstIf(code) {
   return null;
 }
 
-startTutorial({
+export const checks = {
   sign: ({ result }) => {
     const wrong = mismatches(result?.rows, 'x', Math.sign);
     const cond = countOps(result?.graph, 'cond');
@@ -139,4 +120,4 @@ startTutorial({
       `Expected a ConversionError about 'y' at the first if (line ${at?.line}, column ${at?.column}) and a working ` +
         `fix; got ${result?.name} at line ${result?.line}, column ${result?.column}, fix ${JSON.stringify(result?.rows)}.`);
   },
-});
+};

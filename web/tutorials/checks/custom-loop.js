@@ -1,0 +1,85 @@
+// Lesson 5's live checks: the data and the model as built, learning on one batch, preprocessing equal to the same
+// math in plain JavaScript, eager and traced epochs agreeing, per-epoch means logged through the default summary
+// writer, and the checkpoint restoring the best epoch.
+import { expect, largestDifference } from './expect.js';
+
+const { that } = expect;
+const json = (value) => JSON.stringify(value);
+const LAYERS = ['conv1', 'pool1', 'conv2', 'pool2', 'conv3', 'pool3', 'dropout', 'flatten', 'classes'];
+
+/** standardize(image) of the lesson, in float64: (x - mean) / (sqrt(mean((x - mean)²)) + 1e-6). */
+function standardize(pixels) {
+  const values = Array.from(pixels ?? []);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const spread = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length) + 1e-6;
+  return values.map((v) => (v - mean) / spread);
+}
+
+/** What the epochs cell must have logged: train/loss, validation/loss, validation/accuracy at steps 1..3, in order. */
+function summaryProblems(result) {
+  const records = result?.summaries ?? [], losses = result?.stepLosses ?? [];
+  const tags = ['train/loss', 'validation/loss', 'validation/accuracy'];
+  if (losses.length !== 48) return `expected 48 step losses (3 epochs of 16 batches), got ${losses.length}`;
+  const layout = records.map((r) => `${r.step} ${r.tag}`);
+  const expected = [1, 2, 3].flatMap((step) => tags.map((tag) => `${step} ${tag}`));
+  if (json(layout) !== json(expected)) return `expected records ${json(expected)}, got ${json(layout)}`;
+  for (let epoch = 1; epoch <= 3; ++epoch) {
+    const [train, validation] = records.slice(3 * (epoch - 1), 3 * epoch);
+    const mean = losses.slice(16 * (epoch - 1), 16 * epoch).reduce((a, b) => a + b, 0) / 16;
+    if (!(Math.abs(train.value - mean) <= 1e-5 * Math.max(1, mean)))
+      return `epoch ${epoch}: train/loss ${train.value} is not the mean ${mean} of its 16 step losses`;
+    if (validation.value !== result.traced?.[epoch - 1])
+      return `epoch ${epoch}: validation/loss ${validation.value} differs from the epoch's ${result.traced?.[epoch - 1]}`;
+  }
+  if (records[8].value !== result.accuracy) return `validation/accuracy ${records[8].value} differs from ${result.accuracy}`;
+  return '';
+}
+
+export const checks = {
+  data: ({ result, outputs }) => {
+    const drawn = (outputs ?? []).filter((o) => o.kind === 'text' && /^image \d \(class [01]\):\n(.{16}\n){15}.{16}$/.test(o.text));
+    return that(
+      json(result?.train) === '[512,16,16,1]' && json(result.validation) === '[128,16,16,1]' && drawn.length === 2,
+      '512 training and 128 validation images of 16×16×1; two of them drawn as text.',
+      `Expected shapes [512,16,16,1] and [128,16,16,1] and two 16×16 drawings; got ${json(result?.train)}, ` +
+        `${json(result?.validation)}, ${drawn.length} drawings.`);
+  },
+  model: ({ result }) => that(
+    result?.params === 23810 && json(result.layers) === json(LAYERS),
+    'Nine layers (conv1 … classes) and 23,810 parameters.',
+    `Expected 23,810 parameters in the layers ${LAYERS.join(', ')}; got ${result?.params} in ${json(result?.layers)}.`),
+  'train-on-batch': ({ result }) => that(
+    Math.abs(result?.before - Math.log(2)) < 0.1 && result.after < result.before - 0.05,
+    `Five steps lowered the batch loss from ${result?.before?.toFixed(3)} (chance: ln 2 = 0.693) to ${result?.after?.toFixed(3)}.`,
+    `Expected a loss near ln 2 = 0.693 falling by more than 0.05; got ${result?.before} → ${result?.after}.`),
+  preprocess: ({ result }) => {
+    const expected = standardize(result?.raw);
+    const off = largestDifference(result?.firstEager, expected);
+    return that(
+      result?.raw?.length === 256 && off <= 1e-4 && largestDifference(result.firstEager, result.firstTraced) === 0 &&
+        result.traces === 1 && json(result.images) === '[512,512]',
+      `Eager and traced map gave identical images, equal to standardize computed in plain JavaScript; one trace; ` +
+        `the traced one ran ${result?.speedup?.toFixed(1)}× faster in this run.`,
+      `Expected both maps to standardize all 512 images exactly alike, from one trace; largest difference from ` +
+        `plain JavaScript ${off}, images ${json(result?.images)}, ${result?.traces} traces.`);
+  },
+  epochs: ({ result }) => {
+    const eager = result?.eager ?? [], traced = result?.traced ?? [];
+    const same = eager.length === 3 && traced.length === 3 && largestDifference(eager, traced) <= 2e-4;
+    const best = traced.length ? traced.indexOf(Math.min(...traced)) + 1 : -1;
+    const problem = summaryProblems(result);
+    return that(same && result.accuracy >= 0.9 && result.bestEpoch === best && !problem,
+      `Same validation losses eager and traced, ${(100 * result?.accuracy).toFixed(1)}% validation accuracy, the best ` +
+        `checkpoint from epoch ${best}; each epoch logged its means (train/loss the mean of its 16 steps); traced epochs ` +
+        `were ${result?.speedup?.toFixed(1)}× as fast in this run.`,
+      problem && same ? `Summaries: ${problem}.`
+        : `Eager ${json(eager)} vs traced ${json(traced)}, accuracy ${result?.accuracy}, best epoch ${result?.bestEpoch} ` +
+          `(lowest loss at ${best}).`);
+  },
+  restore: ({ result }) => that(
+    Math.abs(result?.after - result?.best) <= 1e-6 && result.before > 0.5,
+    `A fresh model scored ${result?.before?.toFixed(3)}; restored, it reproduces the best epoch's validation loss ` +
+      `(${result?.best?.toFixed(4)}).`,
+    `Expected a fresh model near chance (> 0.5) and the restored loss equal to the best ${result?.best}; got ` +
+      `${result?.before} and ${result?.after}.`),
+};
