@@ -164,7 +164,7 @@ TEST_CASE("layers/dense: a seed gives the same weights every time (golden values
 }
 
 TEST_CASE("layers/conv2d: hand-computed valid and same convolutions, 224 parameters for Conv2D(8, 3) on RGB") {
-  Tensor x = tl::reshape(tl::range(1, 10), {1, 3, 3, 1});  // [[1 2 3] [4 5 6] [7 8 9]]
+  Tensor x = tl::reshape(tl::range(1., 10.), {1, 3, 3, 1});  // [[1 2 3] [4 5 6] [7 8 9]]
   auto conv = std::make_shared<Conv2D>(
       1, 2, Conv2DOptions{.kernel_initializer = tl::initializers::ones(), .bias_initializer = values_init({1})});
   Tensor y = (*conv)(x);  // 2x2 window sums + 1
@@ -186,7 +186,7 @@ TEST_CASE("layers/conv2d: hand-computed valid and same convolutions, 224 paramet
 }
 
 TEST_CASE("layers/pooling and flatten: hand-computed values, strides default to the pool size") {
-  Tensor x = tl::reshape(tl::range(0, 16), {1, 4, 4, 1});
+  Tensor x = tl::reshape(tl::range(0., 16.), {1, 4, 4, 1});
   auto max_pool = std::make_shared<MaxPool2D>();
   check_close((*max_pool)(x), {5, 7, 13, 15});
   auto avg_pool = std::make_shared<AvgPool2D>(2, Pool2DOptions{.strides = 1});

@@ -126,8 +126,13 @@ std::map<std::string, std::vector<OpSample>> build() {
     s[name] = {{{uniform({2, 3})}, {}}, {{ints({4})}, {}}, {{uniform({})}, {}}};
   for (const char* name : {"exp", "sigmoid", "tanh"}) s[name] = {{{uniform({2, 3})}, {}}, {{uniform({0, 2})}, {}}};
   for (const char* name : {"log", "sqrt"}) s[name] = {{{positive({3, 2})}, {}}};
-  for (const char* name : {"add", "sub", "mul", "maximum", "minimum", "equal", "less", "greater"})
+  for (const char* name : {"add", "sub", "mul", "maximum", "minimum", "equal", "not_equal", "less", "less_equal",
+                           "greater", "greater_equal"})
     s[name] = {{{uniform({2, 3}), uniform({3})}, {}}, {{ints({2, 1}), ints({1, 4})}, {}}, {{uniform({}), uniform({2})}, {}}};
+  const Tensor bools = constant({true, false, true, false, false, true}, {2, 3});
+  for (const char* name : {"logical_and", "logical_or", "logical_xor"})
+    s[name] = {{{bools, constant({true, false, false}, {3})}, {}}, {{constant({false}, {1}), bools}, {}}};
+  s["logical_not"] = {{{bools}, {}}, {{constant({true}, {})}, {}}};
   s["div"] = {{{uniform({2, 3}), positive({2, 1})}, {}}};
   s["pow"] = {{{positive({2, 3}), uniform({3})}, {}}, {{ints({3}), constant({0, 1, 3})}, {}}};
   s["where"] = {{{constant({true, false, true}, {3}), uniform({2, 3}), uniform({3})}, {}}};

@@ -224,11 +224,16 @@ TEST_CASE("tensor/creation: zeros, ones, fill") {
 }
 
 TEST_CASE("tensor/creation: range") {
-  CHECK(tl::range(0, 5).to_vector<float>() == F{0, 1, 2, 3, 4});
-  CHECK(tl::range(0, 5).dtype() == tl::float32);
+  // Integer arguments give int32, as tf.range infers; a real argument anywhere gives float32.
+  CHECK(tl::range(0, 5).to_vector<std::int32_t>() == I{0, 1, 2, 3, 4});
+  CHECK(tl::range(0, 5).dtype() == tl::int32);
+  CHECK(tl::range(4).to_vector<std::int32_t>() == I{0, 1, 2, 3});
+  CHECK(tl::range(std::int64_t{7}, 1, -3).to_vector<std::int32_t>() == I{7, 4});
+  CHECK(tl::range(0., 5.).to_vector<float>() == F{0, 1, 2, 3, 4});
+  CHECK(tl::range(0, 5.).dtype() == tl::float32);
   CHECK(tl::range(1, 2, 0.25).to_vector<float>() == F{1, 1.25f, 1.5f, 1.75f});
   CHECK(tl::range(0, 1, 0.3).num_elements() == 4);  // 0, .3, .6, .9
-  CHECK(tl::range(5, 0, -2).to_vector<float>() == F{5, 3, 1});
+  CHECK(tl::range(5., 0., -2.).to_vector<float>() == F{5, 3, 1});
   CHECK(tl::range(-1, -4, -1, tl::int32).to_vector<std::int32_t>() == I{-1, -2, -3});
   CHECK(tl::range(2, 8, 3, tl::int32).to_vector<std::int32_t>() == I{2, 5});
   CHECK(tl::range(2, 8, 3, tl::int32).dtype() == tl::int32);
@@ -241,6 +246,7 @@ TEST_CASE("tensor/creation: range") {
   SUBCASE("bad arguments") {
     CHECK_THROWS_WITH_AS(tl::range(0, 1, 0), Contains("range: delta must be finite and non-zero"),
                          tl::InvalidArgument);
+    CHECK_THROWS_AS(tl::range(2'147'483'640, 2'147'483'650LL), tl::InvalidArgument);  // beyond int32
     CHECK_THROWS_AS(tl::range(0, INFINITY), tl::InvalidArgument);
     CHECK_THROWS_AS(tl::range(0, 3, 1, tl::bool_), tl::DTypeError);
     CHECK_THROWS_WITH_AS(tl::range(0.5, 3, 1, tl::int32), Contains("range: int32"), tl::InvalidArgument);
@@ -278,7 +284,7 @@ TEST_CASE("tensor/printing: like TensorFlow and NumPy") {
     CHECK(out.str() == "tl.Tensor(shape=(2,), dtype=int32, values=[1 2])");
   }
   SUBCASE("more than 1000 elements are elided with ...") {
-    CHECK(tl::range(0, 1001).values_str() == "[0. 1. 2. ... 998. 999. 1000.]");
+    CHECK(tl::range(0., 1001.).values_str() == "[0. 1. 2. ... 998. 999. 1000.]");
     CHECK(tl::range(0, 1002, 1, tl::int32).str() ==
           "tl.Tensor(shape=(1002,), dtype=int32, values=[0 1 2 ... 999 1000 1001])");
     std::vector<float> v(1002);
@@ -291,7 +297,7 @@ TEST_CASE("tensor/printing: like TensorFlow and NumPy") {
           "[1. 1. 1. ... 1. 1. 1.] [1. 1. 1. ... 1. 1. 1.] [1. 1. 1. ... 1. 1. 1.]]");
   }
   SUBCASE("exactly 1000 elements are printed in full") {
-    std::string s = tl::range(0, 1000).values_str();
+    std::string s = tl::range(0., 1000.).values_str();
     CHECK(s.find("...") == std::string::npos);
     CHECK(s.rfind("998. 999.]") == s.size() - 10);
   }

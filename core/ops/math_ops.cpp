@@ -108,6 +108,18 @@ void comparison(OpRegistry& registry, const char* name, const char* doc, bool bo
       });
 }
 
+/// Registers a logical op on bool tensors: broadcasting, bool output.
+template <class Fn>
+void logical(OpRegistry& registry, const char* name, const char* doc, std::uint32_t traits, Fn fn) {
+  registry.op(name).doc(doc).inputs(2).traits(trait::elementwise | trait::not_differentiable | traits)
+      .same_dtype_inputs(0b11)
+      .shape_fn([](ShapeContext& ctx) {
+        expect_dtype(ctx, 0, {DType::bool_});
+        broadcast_all(ctx);
+      })
+      .kernel([fn](KernelContext& ctx) { binary_map<bool, bool>(ctx.input(0), ctx.input(1), ctx.output(), fn); });
+}
+
 I32 int_pow(I32 base, I32 exponent) {
   TL_CHECK(exponent >= 0, InvalidArgument, "pow: integers to negative integer powers are not allowed (got ", base,
            "^", exponent, ")");
@@ -244,6 +256,18 @@ void register_math_ops(OpRegistry& r) {
   comparison(r, "equal", "x == y", true, [](const auto& x, const auto& y) { return x == y; });
   comparison(r, "less", "x < y", false, [](const auto& x, const auto& y) { return x < y; });
   comparison(r, "greater", "x > y", false, [](const auto& x, const auto& y) { return x > y; });
+  comparison(r, "not_equal", "x != y", true, [](const auto& x, const auto& y) { return x != y; });
+  comparison(r, "less_equal", "x <= y", false, [](const auto& x, const auto& y) { return x <= y; });
+  comparison(r, "greater_equal", "x >= y", false, [](const auto& x, const auto& y) { return x >= y; });
+  logical(r, "logical_and", "x and y (bool)", trait::commutative, [](const auto& x, const auto& y) { return x && y; });
+  logical(r, "logical_or", "x or y (bool)", trait::commutative, [](const auto& x, const auto& y) { return x || y; });
+  logical(r, "logical_xor", "x xor y (bool)", trait::commutative, [](const auto& x, const auto& y) { return x != y; });
+  r.op("logical_not").doc("not x (bool)").inputs(1).traits(trait::elementwise | trait::not_differentiable)
+      .shape_fn([](ShapeContext& ctx) {
+        expect_dtype(ctx, 0, {DType::bool_});
+        same_as_input(ctx);
+      })
+      .kernel([](KernelContext& ctx) { unary_map<bool, bool>(ctx.input(0), ctx.output(), [](const auto& x) { return !x; }); });
 
   r.op("where").doc("cond ? x : y, all three broadcast").inputs(3).same_dtype_inputs(0b110)
       .shape_fn([](ShapeContext& ctx) {
@@ -305,7 +329,8 @@ Tensor relu_grad(const Tensor& g, const Tensor& y) {
 TL_UNARY(neg) TL_UNARY(abs) TL_UNARY(exp) TL_UNARY(log) TL_UNARY(sqrt) TL_UNARY(square)
 TL_UNARY(relu) TL_UNARY(sigmoid) TL_UNARY(tanh)
 TL_BINARY(add) TL_BINARY(sub) TL_BINARY(mul) TL_BINARY(div) TL_BINARY(pow) TL_BINARY(maximum)
-TL_BINARY(minimum) TL_BINARY(equal) TL_BINARY(less) TL_BINARY(greater)
+TL_BINARY(minimum) TL_BINARY(equal) TL_BINARY(less) TL_BINARY(greater) TL_BINARY(not_equal) TL_BINARY(less_equal)
+TL_BINARY(greater_equal) TL_BINARY(logical_and) TL_BINARY(logical_or) TL_BINARY(logical_xor) TL_UNARY(logical_not)
 #undef TL_UNARY
 #undef TL_BINARY
 
@@ -324,5 +349,15 @@ Tensor operator-(const Tensor& x, const Tensor& y) { return sub(x, y); }
 Tensor operator*(const Tensor& x, const Tensor& y) { return mul(x, y); }
 Tensor operator/(const Tensor& x, const Tensor& y) { return div(x, y); }
 Tensor operator-(const Tensor& x) { return neg(x); }
+Tensor operator==(const Tensor& x, const Tensor& y) { return equal(x, y); }
+Tensor operator!=(const Tensor& x, const Tensor& y) { return not_equal(x, y); }
+Tensor operator<(const Tensor& x, const Tensor& y) { return less(x, y); }
+Tensor operator<=(const Tensor& x, const Tensor& y) { return less_equal(x, y); }
+Tensor operator>(const Tensor& x, const Tensor& y) { return greater(x, y); }
+Tensor operator>=(const Tensor& x, const Tensor& y) { return greater_equal(x, y); }
+Tensor operator&(const Tensor& x, const Tensor& y) { return logical_and(x, y); }
+Tensor operator|(const Tensor& x, const Tensor& y) { return logical_or(x, y); }
+Tensor operator^(const Tensor& x, const Tensor& y) { return logical_xor(x, y); }
+Tensor operator~(const Tensor& x) { return logical_not(x); }
 
 }  // namespace tl

@@ -2,7 +2,7 @@
 // C++ numbers mix with tensors as "weak" scalars that take the tensor's dtype (x * 2 stays float32).
 //
 //   auto y = tl::relu(x * 2 - 1);
-//   auto mask = tl::greater(x, 0.5);            // bool tensor
+//   auto mask = x > 0.5f;                        // bool tensor (tl::greater)
 //   auto z = tl::where(mask, x, tl::zeros_like(x));
 #pragma once
 
@@ -31,9 +31,18 @@ Tensor maximum(const Tensor& x, const Tensor& y);   ///< elementwise max
 Tensor minimum(const Tensor& x, const Tensor& y);   ///< elementwise min
 
 // ---- comparisons: bool results ----
-Tensor equal(const Tensor& x, const Tensor& y);     ///< x == y (also for bool)
-Tensor less(const Tensor& x, const Tensor& y);      ///< x < y
-Tensor greater(const Tensor& x, const Tensor& y);   ///< x > y
+Tensor equal(const Tensor& x, const Tensor& y);          ///< x == y (also for bool)
+Tensor not_equal(const Tensor& x, const Tensor& y);      ///< x != y (also for bool)
+Tensor less(const Tensor& x, const Tensor& y);           ///< x < y
+Tensor less_equal(const Tensor& x, const Tensor& y);     ///< x <= y
+Tensor greater(const Tensor& x, const Tensor& y);        ///< x > y
+Tensor greater_equal(const Tensor& x, const Tensor& y);  ///< x >= y
+
+// ---- logical, on bool tensors ----
+Tensor logical_and(const Tensor& x, const Tensor& y);
+Tensor logical_or(const Tensor& x, const Tensor& y);
+Tensor logical_xor(const Tensor& x, const Tensor& y);
+Tensor logical_not(const Tensor& x);
 
 // ---- selection ----
 /// cond ? x : y elementwise; all three broadcast together (TensorFlow 2's tf.where).
@@ -46,5 +55,22 @@ Tensor operator-(const Tensor& x, const Tensor& y);
 Tensor operator*(const Tensor& x, const Tensor& y);
 Tensor operator/(const Tensor& x, const Tensor& y);
 Tensor operator-(const Tensor& x);
+
+// Comparison and logical operators, elementwise as TensorFlow 2's Python operators on tensors: `x > 0.5f` is a
+// bool tensor, `(x > 0) & (x < 1)` combines masks, `~mask` negates one (logical ops take bool tensors). A C++
+// number on either side is a weak scalar of the tensor's dtype. `x == y` compares elements too (TF 2's
+// Tensor.__eq__); to ask whether two handles are the same tensor, compare `a.impl_ptr() == b.impl_ptr()`. Like
+// any bool tensor, a result used as a C++ `bool` (`if (x > 0)`) reads its value: eagerly a one-element tensor's
+// value, while tracing an error pointing to tl::cond.
+Tensor operator==(const Tensor& x, const Tensor& y);
+Tensor operator!=(const Tensor& x, const Tensor& y);
+Tensor operator<(const Tensor& x, const Tensor& y);
+Tensor operator<=(const Tensor& x, const Tensor& y);
+Tensor operator>(const Tensor& x, const Tensor& y);
+Tensor operator>=(const Tensor& x, const Tensor& y);
+Tensor operator&(const Tensor& x, const Tensor& y);
+Tensor operator|(const Tensor& x, const Tensor& y);
+Tensor operator^(const Tensor& x, const Tensor& y);
+Tensor operator~(const Tensor& x);
 
 }  // namespace tl

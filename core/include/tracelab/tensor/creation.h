@@ -5,6 +5,7 @@
 //   tl::Generator gen(42);  auto w = gen.uniform({20, 10}, -0.5f, 0.5f);   // same numbers natively and in WASM
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
@@ -36,6 +37,19 @@ Tensor ones(const Shape& shape, DType dtype = float32);
 Tensor fill(const Shape& shape, const Tensor& value);
 /// [start, start+delta, ...) up to but excluding `limit`, like tf.range. delta must be non-zero.
 Tensor range(double start, double limit, double delta = 1, DType dtype = float32);
+/// tf.range with integer arguments: int32, as TensorFlow infers it (`tl::range(5)` is [0 1 2 3 4], int32). Any
+/// real argument chooses the float32 overload above.
+template <std::integral Start, std::integral Limit = Start, std::integral Delta = Start>
+  requires(!std::same_as<Start, bool> && !std::same_as<Limit, bool> && !std::same_as<Delta, bool>)
+Tensor range(Start start, Limit limit, Delta delta = 1) {
+  return range(static_cast<double>(start), static_cast<double>(limit), static_cast<double>(delta), int32);
+}
+/// tf.range(limit) with an integer: [0, limit), int32.
+template <std::integral Limit>
+  requires(!std::same_as<Limit, bool>)
+Tensor range(Limit limit) {
+  return range(0.0, static_cast<double>(limit), 1.0, int32);
+}
 
 /// A seeded random generator (PCG32) whose streams are bit-identical natively and in WASM.
 class Generator {
