@@ -64,7 +64,7 @@ Bytes with_header(const Bytes& bytes, const std::function<void(nlohmann::json&)>
   edit(header);
   std::string text = header.dump();
   Bytes out(bytes.begin(), bytes.begin() + 8);
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(text.size() >> (8 * i)));
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{text.size()} >> (8 * i)));
   std::uint32_t crc = tl::detail::checkpoint_crc32(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
   out.insert(out.end(), text.begin(), text.end());
@@ -203,6 +203,13 @@ TEST_CASE("saved_model: what cannot be saved is a clear error") {
   untraced(tl::ones({3}));
   CHECK_THROWS_WITH_AS(tl::saved_model::to_bytes({{"double", untraced}}),
                        doctest::Contains("'double' has 2 concrete functions"), tl::InvalidArgument);
+  // An AnyFunction with an input signature is traced for it (as JavaScript's tl.function is).
+  tl::AnyFunction scale([](std::span<const tl::AnyArg> args) { return std::vector<Tensor>{args[0].tensor() * 3.f}; },
+                        {.input_signature = {TensorSpec({-1}, tl::float32, "v")}, .name = "scale"});
+  tl::saved_model::SavedModel scaled = tl::saved_model::from_bytes(tl::saved_model::to_bytes({{"scale", scale}}));
+  CHECK(scale.tracing_count() == 1);
+  CHECK(scaled.signatures()[0].str() == "scale(v: float32 (None,)) -> (float32 (None,))");
+  CHECK(scaled.function("scale")({tl::constant({1.f, 2.f})})[0].to_vector<float>() == std::vector<float>{3, 6});
   CHECK(tl::saved_model::from_bytes(tl::saved_model::to_bytes({{"double", *untraced.concrete_functions()[1]}}))
             .function("double")({tl::ones({3})})[0]
             .to_vector<float>() == std::vector<float>{2, 2, 2});

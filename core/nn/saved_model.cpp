@@ -316,14 +316,20 @@ std::vector<Signature> SavedModel::signatures() const {
   return out;
 }
 
-Named::Named(std::string name, const AnyFunction& function)
-    : name(std::move(name)), function(only_concrete_function(this->name, function.concrete_functions())) {}
+Named::Named(std::string name, AnyFunction& traced) : name(std::move(name)), function(nullptr) {
+  const InputSignature& signature = traced.options().input_signature;
+  if (traced.concrete_functions().empty() && signature.present()) {
+    std::vector<AnyArg> specs(signature.specs().begin(), signature.specs().end());
+    traced.get_concrete_function(specs);
+  }
+  function = only_concrete_function(this->name, traced.concrete_functions());
+}
 
 const ConcreteFunction* Named::only_concrete_function(const std::string& name,
                                                       const std::vector<const ConcreteFunction*>& functions) {
   if (functions.size() != 1)
-    fail("'", name, "' has ", functions.size(), " concrete functions; save one: call the function once, give it an ",
-         "input signature, or pass get_concrete_function(...)");
+    fail("'", name, "' has ", functions.size(), " concrete functions; save one: call the function once or pass ",
+         "get_concrete_function(...)");
   return functions.front();
 }
 

@@ -80,11 +80,12 @@ class SavedModel {
 };
 
 /// One function to save under a name. Made from a concrete function, from a tl::function or tl::AnyFunction that
-/// has exactly one concrete function (trace it first, or pass get_concrete_function(...)), or from a loaded
-/// function (to save it again).
+/// has exactly one concrete function (call it once, or pass get_concrete_function(...)), or from a loaded
+/// function (to save it again). A tl::AnyFunction with an input signature and no trace yet (JavaScript's
+/// tl.function is one) is traced for its signature, as TensorFlow saves a tf.function with an input_signature.
 struct Named {
   Named(std::string name, const ConcreteFunction& function) : name(std::move(name)), function(&function) {}
-  Named(std::string name, const AnyFunction& function);
+  Named(std::string name, AnyFunction& traced);
   template <class F>
   Named(std::string name, const Function<F>& function)
       : name(std::move(name)), function(only_concrete_function(this->name, function.concrete_functions())) {}
