@@ -1,4 +1,4 @@
-// Lesson 6's live checks: which variables changed, restores, one trace for every length, the summary records.
+// Lesson 6's live checks: which variables changed, restores, the saved model, one trace for every length, the summary records.
 import { expect, startTutorial } from './tutorial.js';
 
 const { that } = expect;
@@ -15,6 +15,10 @@ startTutorial({
     result?.differedBefore && result.equalAfter,
     'The fresh trunk computes exactly what the trained one does after loading its checkpoint.',
     `Differed before: ${result?.differedBefore}; equal after: ${result?.equalAfter}.`),
+  'export-model': ({ result }) => that(
+    result?.identical && result.variables === 6 && result.wrongShape?.includes('expects float32 (None, 8)'),
+    'The loaded saved model predicts exactly what the model does and rejects a call that does not fit its signature.',
+    `Identical: ${result?.identical}; variables: ${result?.variables}; error: ${result?.wrongShape}.`),
   'dynamic-rnn': ({ result }) => that(
     result?.traces === 1 && result.maxDifference < 1e-5,
     `One trace for lengths 3, 7 and 12; traced and eager agree (largest difference ${result?.maxDifference}).`,
