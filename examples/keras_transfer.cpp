@@ -5,13 +5,16 @@
 //      task 2. Phase 1 trains trunk + head 1 on task 1 (1024 examples). Phase 2 fine-tunes only head 2 on task 2
 //      (64 examples): only head 2's variables go to tape.gradient and the optimizer, and the trunk's bits are
 //      compared before and after. For comparison, the same head is trained on an untrained (frozen) trunk.
-//   2. The trunk is exported to a checkpoint and restored into a fresh trunk; both give bit-identical outputs.
+//   2. The trunk is exported to a checkpoint and restored into a fresh trunk; both give bit-identical outputs. The
+//      whole task-2 model (trunk + head 2) is exported as a saved model — its traced predict function and the
+//      variables it reads — and loaded back without the model's code: the loaded function gives the same bits.
 //   3. A dynamic RNN: a SimpleRNNCell run by tl::while_loop over the time steps inside a traced train step, on
 //      padded batches of sequences of 1..12 steps; each sequence's state stops at its own length. One trace
 //      serves every batch (an input signature with unknown batch and time dims).
 //   4. Every step's loss is written as a scalar summary (JSON Lines) through the default writer (a
 //      tl::summary::DefaultWriter scope), read back and plotted in the terminal.
-// The program checks the trunk's bits, the restored outputs, the single RNN trace with its while_loop node, that
+// The program checks the trunk's bits, the restored outputs, the saved model's predictions, the single RNN trace
+// with its while_loop node, that
 // padding does not change a sequence's result, the summary file, and (after enough steps) that each task beats
 // chance; it exits 1 if a check fails.
 //
@@ -51,6 +54,7 @@ struct Options {
   std::int64_t rnn_steps = 300;
   std::int64_t seed = 3;
   std::string checkpoint = "keras_transfer_trunk.tlc";
+  std::string saved_model = "keras_transfer_model.tlsm";
   std::string summaries = "keras_transfer_scalars.jsonl";
   bool quick = false;
 };
@@ -222,6 +226,23 @@ bool export_and_restore(const Heads& model, const Tasks& tasks, const Options& o
             << tl::reduce_max(tl::abs(after - original)).item<float>() << "\n";
   return check(!same_bits(before, original) && same_bits(after, original),
                "the restored trunk's outputs are bit-identical to the trained trunk's");
+}
+
+/// The task-2 model as a saved model: a traced predict (any batch of 8 features) and the variables it reads, loaded
+/// back into a callable that needs none of the code above (tl::saved_model::load works in any process).
+bool export_saved_model(const Heads& model, const Tasks& tasks, const Options& options) {
+  std::cout << "   export the task-2 model (trunk + head 2) as a saved model to " << options.saved_model << "\n";
+  auto predict = tl::function([&](const Tensor& x) { return (*model.path2)(x); },
+                              {.input_signature = {tl::TensorSpec({-1, 8}, tl::float32, "x")}, .name = "predict"});
+  const Tensor& x = tasks.task2_test.x;
+  Tensor original = predict(x);
+  tl::saved_model::save(options.saved_model, {{"predict", predict}});
+  tl::saved_model::SavedModel loaded = tl::saved_model::load(options.saved_model);
+  Tensor reloaded = loaded.function("predict")({x})[0];
+  std::cout << "   loaded: " << loaded.signatures()[0].str() << ", " << loaded.variables().size() << " variables:";
+  for (const Variable& v : loaded.variables()) std::cout << " " << v.name();
+  std::cout << "\n";
+  return check(same_bits(reloaded, original), "the loaded saved model's predictions are bit-identical to the model's");
 }
 
 // ---- 3. a dynamic RNN: tl::while_loop over time ----
@@ -424,6 +445,7 @@ int run_lesson(const Options& options) {
   model.path2 = std::make_shared<Sequential>(LayerList{model.trunk, model.head2}, "path2");
   bool ok = train_two_heads(tasks, model, options);
   ok = export_and_restore(model, tasks, options) && ok;
+  ok = export_saved_model(model, tasks, options) && ok;
   ok = train_dynamic_rnn(options) && ok;
   ok = plot_summaries(options) && ok;
   std::cout << (ok ? "all checks passed" : "SOME CHECKS FAILED") << "\n";
@@ -440,6 +462,7 @@ int main(int argc, char** argv) {
       .integer("--rnn-steps", &options.rnn_steps, 1, 100000, "dynamic RNN steps")
       .integer("--seed", &options.seed, 0, 1000000, "data and weights")
       .path("--checkpoint", &options.checkpoint, "where the trunk is exported")
+      .path("--saved-model", &options.saved_model, "where the task-2 model is exported as a saved model")
       .path("--summaries", &options.summaries, "the scalar summaries file (JSON Lines; replaced)")
       .toggle("--quick", &options.quick,
               "a smoke test: at most 40 / 30 / 30 steps (accuracy is checked only after 200 / 100 / 200 or more)");

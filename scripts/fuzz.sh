@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh op_call 3600    one target for an hour, for local bug hunting (its corpus grows across runs)
 #   scripts/fuzz.sh all 120         every target for 120 s each
 #
-# Targets: graph_json checkpoint op_call trace_key (docs/reliability.md, "Fuzzing", says what each checks).
+# Targets: graph_json checkpoint op_call trace_key saved_model (docs/reliability.md, "Fuzzing", says what each checks).
 # Each run starts from a copy of the committed seeds (tests/fuzz/corpus/<target>, never modified) in
 # build/fuzz/runs/<target>/ (hunting: build/fuzz/hunt/<target>/, kept between runs). Exits non-zero when any
 # target finds a crash, sanitizer report, leak, timeout or failed check, and prints where the input was saved;
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(graph_json checkpoint op_call trace_key)
+all_targets=(graph_json checkpoint op_call trace_key saved_model)
 target=${1:-all}
 seconds=${2:-15}
 if [ "$target" = all ]; then targets=("${all_targets[@]}"); else targets=("$target"); fi

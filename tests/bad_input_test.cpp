@@ -66,6 +66,11 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
   const std::vector<std::uint8_t> good = ckpt.to_bytes();
   tl::Variable w3(tl::constant({1.f, 2.f, 3.f}), "w");
   tl::Checkpoint wrong_shape({{"m", {w3}}});
+  auto scale = tl::function([&](const tl::Tensor& a) { return a * w; },
+                            {.input_signature = {tl::TensorSpec({-1, 2}, tl::float32, "x")}, .name = "scale"});
+  scale(tl::ones({1, 2}));
+  const std::vector<std::uint8_t> saved = tl::saved_model::to_bytes({{"scale", scale}});
+  const tl::saved_model::SavedModel loaded = tl::saved_model::from_bytes(saved);
   // Variadic, so that calls with the wrong number of arguments compile and reach the signature check.
   auto sig2 = tl::function([](const tl::Tensor& a, const auto&...) { return a; },
                            {.input_signature = {tl::TensorSpec({-1}), tl::TensorSpec({-1})}, .name = "sig2"});
@@ -186,6 +191,11 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
       {"checkpoints.crc", {[&] { auto bad = good; bad[bad.size() - 3] ^= 0x10; ckpt.from_bytes(bad); }}},
       {"checkpoints.not-a-checkpoint", {[&] { std::vector<std::uint8_t> junk(64, 0x42); ckpt.from_bytes(junk); }}},
       {"checkpoints.wrong-shape", {[&] { ckpt.from_bytes(wrong_shape.to_bytes()); }}},
+      {"saved-models.truncated", {[&] { tl::saved_model::from_bytes(std::span<const std::uint8_t>(saved.data(), 100)); }}},
+      {"saved-models.not-a-saved-model", {[&] { tl::saved_model::from_bytes(std::vector<std::uint8_t>(64, 0x42)); }}},
+      {"saved-models.header-crc", {[&] { auto bad = saved; bad[30] ^= 0x04; tl::saved_model::from_bytes(bad); }}},
+      {"saved-models.value-crc", {[&] { auto bad = saved; bad[bad.size() - 3] ^= 0x10; tl::saved_model::from_bytes(bad); }}},
+      {"saved-models.signature", {[&] { loaded.function("scale")({tl::ones({3, 5})}); }}},
       {"numerics.nan-inf-data", {[&] {
          auto features = tl::constant({1.f, NAN, 3.f, INFINITY, NAN, 6.f}, {3, 2});
          tl::check_numerics(features, "training batch 7"); }}},

@@ -64,6 +64,12 @@ val function_clear_calls(double id);
 void config_run_functions_eagerly(bool enabled);
 bool config_functions_run_eagerly();
 bool function_dispose(double id);
+/// tl.savedModel: save [{name, function, concrete} | {name, model, loaded}] -> Uint8Array; load bytes ->
+/// {id, functions: [{name, inputs, outputs, signature}], variables: [handles]}; call a loaded function by name.
+val saved_model_save(const val& entries);
+val saved_model_load(const val& bytes);
+val saved_model_call(double id, const std::string& name, const val& args);
+bool saved_model_dispose(double id);
 /// tl.cond(pred, trueFn, falseFn) and tl.whileLoop(cond, body, loopVars): JS branches / bodies via trampolines.
 val cond(double pred, const val& true_fn, const val& false_fn);
 val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, double maximum_iterations);

@@ -41,6 +41,10 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("configRunFunctionsEagerly", &config_run_functions_eagerly);
   emscripten::function("configFunctionsRunEagerly", &config_functions_run_eagerly);
   emscripten::function("functionDispose", &function_dispose);
+  emscripten::function("savedModelSave", &saved_model_save);
+  emscripten::function("savedModelLoad", &saved_model_load);
+  emscripten::function("savedModelCall", &saved_model_call);
+  emscripten::function("savedModelDispose", &saved_model_dispose);
   emscripten::function("cond", &cond);
   emscripten::function("whileLoop", &while_loop);
   emscripten::function("layerNew", &layer_new);

@@ -40,6 +40,7 @@ RaggedConfig to_config(const val& js) {
   c.examples = int_field(js, "examples", c.examples);
   c.max_retracing_warnings = static_cast<int>(int_field(js, "maxRetracingWarnings", c.max_retracing_warnings));
   c.warmup_steps = int_field(js, "warmupSteps", c.warmup_steps);
+  if (!js["saveModels"].isUndefined()) c.save_models = js["saveModels"].as<bool>();
   if (!js["hiddenUnits"].isUndefined()) c.hidden_units = to_ints(js["hiddenUnits"], "ragged experiment: hiddenUnits");
   if (!js["buckets"].isUndefined()) c.buckets = to_ints(js["buckets"], "ragged experiment: buckets");
   if (!js["learningRate"].isUndefined()) {
@@ -113,8 +114,9 @@ val progress_info(const experiments::RaggedProgress& p, Reported& seen) {
 
 /// Runs the experiment; `progress(report)` gets {mode, modeIndex, stepsDone, stepsTotal, elapsedMs, warmupMs,
 /// firstStep, stepUs, loss, tracedSteps, retraces} every `every` steps (stepUs, loss, tracedSteps, retraces: those
-/// since the previous report) and may return false to stop. Returns the result as the JSON text of
-/// tl::experiments::to_json (graphs included when asked).
+/// since the previous report) and may return false to stop. Returns {json: the JSON text of
+/// tl::experiments::to_json (graphs included when asked), savedModels: one Uint8Array per mode (empty unless
+/// config.saveModels and the mode traced a step)}.
 val ragged_run(const val& config_js, const val& progress, double every, bool include_graphs) {
   return guarded([&] {
     RaggedConfig config = to_config(config_js);
@@ -124,7 +126,14 @@ val ragged_run(const val& config_js, const val& progress, double every, bool inc
     if (!progress.isUndefined() && !progress.isNull())
       report = [&](const experiments::RaggedProgress& p) { return !progress(progress_info(p, seen)).isFalse(); };
     auto result = experiments::run_ragged(config, report, static_cast<std::int64_t>(every));
-    return val(experiments::to_json(result, include_graphs));
+    val out = val::object();
+    out.set("json", experiments::to_json(result, include_graphs));
+    val saved = val::array();
+    for (const auto& mode : result.modes)
+      saved.call<void>("push", val::global("Uint8Array").new_(emscripten::typed_memory_view(mode.saved_model.size(),
+                                                                                           mode.saved_model.data())));
+    out.set("savedModels", saved);
+    return out;
   });
 }
 

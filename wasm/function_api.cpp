@@ -2,7 +2,7 @@
 // tl::AnyFunction (cache, trace keys, retrace reasons, warnings, call history); on a miss it calls the JS
 // trampoline with handles of symbolic input tensors, and the ops the callback runs become graph nodes. A JS
 // exception in the callback comes back as {error} and is rethrown here as a C++ exception, so the tracer unwinds
-// cleanly.
+// cleanly. Saved models (tl::saved_model) save these functions' concrete functions and load them back by handle.
 #include <emscripten/bind.h>
 
 #include <span>
@@ -12,6 +12,7 @@
 #include "adapters.h"
 #include "handles.h"
 #include "tracelab/function/config.h"
+#include "tracelab/nn/saved_model.h"
 
 namespace tl::wasm {
 namespace {
@@ -80,6 +81,40 @@ AnyFunction::Body js_body(val trampoline) {
       if (a.is_tensor()) symbolic.push_back(a.tensor());
     return call_js(trampoline, symbolic);
   };
+}
+
+HandleTable<saved_model::SavedModel>& saved_models() {
+  static HandleTable<saved_model::SavedModel> table("saved model");
+  return table;
+}
+
+/// One entry of tl.savedModel.save: {name, function: id, concrete: index (-1: its only one)} for a tl.function
+/// or one of its concrete functions, {name, model: id, loaded: name} for a function of a loaded model.
+saved_model::Named to_named(const val& entry) {
+  std::string name = entry["name"].as<std::string>();
+  if (!entry["model"].isUndefined())
+    return {name, saved_models().get(entry["model"].as<double>()).function(entry["loaded"].as<std::string>())};
+  AnyFunction& f = functions().get(entry["function"].as<double>());
+  double index = entry["concrete"].isUndefined() ? -1 : entry["concrete"].as<double>();
+  if (index < 0) return {name, f};
+  std::vector<const ConcreteFunction*> all = f.concrete_functions();
+  TL_CHECK(index < static_cast<double>(all.size()), InvalidArgument, "saved_model: '", name, "': concrete function ",
+           index, " of ", all.size(), " does not exist");
+  return {name, *all[static_cast<std::size_t>(index)]};
+}
+
+val specs_to_js(const std::vector<TensorSpec>& specs) {
+  val out = val::array();
+  for (const TensorSpec& spec : specs) {
+    val o = val::object();
+    if (!spec.name().empty()) o.set("name", spec.name());
+    o.set("dtype", std::string(dtype_name(spec.dtype())));
+    val shape = val::array();
+    for (std::int64_t d : spec.shape().dims()) shape.call<void>("push", static_cast<double>(d));
+    o.set("shape", shape);
+    out.call<void>("push", o);
+  }
+  return out;
 }
 
 val record_to_js(const CallRecord& r) {
@@ -204,5 +239,47 @@ val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, dou
     return handles_of(out);
   });
 }
+
+val saved_model_save(const val& entries) {
+  return guarded([&] {
+    TL_CHECK(is_array(entries), InvalidArgument, "saved_model: expected an array of functions");
+    std::vector<saved_model::Named> named;
+    for (unsigned i = 0, n = length_of(entries); i < n; ++i) named.push_back(to_named(entries[i]));
+    std::vector<std::uint8_t> bytes = saved_model::to_bytes(named);
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+  });
+}
+
+val saved_model_load(const val& bytes) {
+  return guarded([&] {
+    std::vector<std::uint8_t> data = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+    saved_model::SavedModel model = saved_model::from_bytes(data);
+    val out = val::object();
+    val list = val::array();
+    for (const saved_model::Signature& signature : model.signatures()) {
+      val o = val::object();
+      o.set("name", signature.name);
+      o.set("inputs", specs_to_js(signature.inputs));
+      o.set("outputs", specs_to_js(signature.outputs));
+      o.set("signature", signature.str());
+      list.call<void>("push", o);
+    }
+    out.set("functions", list);
+    val variables = val::array();
+    for (const Variable& v : model.variables()) variables.call<void>("push", val(variable_handle(v)));
+    out.set("variables", variables);
+    out.set("id", saved_models().add(std::move(model)));
+    return out;
+  });
+}
+
+val saved_model_call(double id, const std::string& name, const val& args) {
+  return guarded([&] {
+    const saved_model::LoadedFunction& f = saved_models().get(id).function(name);
+    return val(results_of(f(tensors_of(args, "saved_model: function '" + name + "'"))));
+  });
+}
+
+bool saved_model_dispose(double id) { return saved_models().remove(id); }
 
 }  // namespace tl::wasm

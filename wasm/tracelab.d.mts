@@ -119,6 +119,33 @@ export interface TracedFunction<R> {
   dispose(): void;
 }
 
+/** A saved spec: dtype and shape (-1 = any size); inputs carry the argument's name. */
+export interface SavedSpec { name?: string; dtype: DType; shape: number[]; }
+/** A function of a loaded saved model: checks its arguments against the saved signature, runs the saved graph. */
+export interface LoadedFunction {
+  /** One tensor per saved input; returns a tensor (one output), an array (several) or undefined (none). */
+  (...args: TensorLike[]): Tensor | Tensor[] | undefined;
+  readonly name: string;
+  readonly inputs: SavedSpec[];
+  readonly outputs: SavedSpec[];
+  /** "predict(x: float32 (None, 4)) -> (float32 (None, 1))" */
+  readonly signature: string;
+}
+/** What tl.savedModel.load returns. */
+export interface SavedModel {
+  /** The loaded functions by the names they were saved under. */
+  functions: Record<string, LoadedFunction>;
+  /** Each function's signature. */
+  signatures: Record<string, { inputs: SavedSpec[]; outputs: SavedSpec[]; text: string }>;
+  /** The restored variables, each once, shared by the functions (a loaded train step updates them). */
+  variables: Variable[];
+  /** Frees the functions (the variables live until they are disposed). */
+  dispose(): void;
+}
+/** What tl.savedModel.save takes for a name: a tl.function with one concrete function (or none yet and an input
+ * signature, traced for it), a concrete function, or a loaded function. */
+export type Savable = TracedFunction<any> | ConcreteFunction | LoadedFunction;
+
 export interface Memory {
   numTensors: number; numBytes: number; numVariables: number; numTapes: number; wasmHeapBytes: number;
   /** Handles released by the FinalizationRegistry (tensors garbage-collected without dispose()). */
@@ -214,6 +241,8 @@ export interface RaggedConfig {
   /** Plan the generic graphs (signature, relaxed, loop) per input shape (default true); false runs them as TF 2.1
    *  did, every shape rule on every step. */
   specializePlans?: boolean;
+  /** Give each traced mode's result a `savedModel`: its last step as tl.savedModel bytes (default false). */
+  saveModels?: boolean;
 }
 /** One trace of a mode's function, as a progress report carries it. */
 export interface RaggedRetraceReport {
@@ -249,6 +278,8 @@ export interface RaggedResult {
                                 graph?: string; traced_graph?: string; graph_json?: unknown; traced_graph_json?: unknown }>;
     heap: { check_step: number; bytes_at_check: number; bytes_at_end: number };
     step_us: number[]; loss: Array<number | null>;
+    /** With config saveModels: the mode's last step ("train_step") as saved-model bytes; null for eager and loop. */
+    savedModel?: Uint8Array | null;
   }>;
 }
 
@@ -422,6 +453,13 @@ export interface Tracelab {
     meanSquaredError(config?: { name?: string }): Metric;
     binaryAccuracy(config?: { threshold?: number; name?: string }): Metric;
     sparseCategoricalAccuracy(config?: { name?: string }): Metric;
+  };
+  /** tf.saved_model: concrete functions and the variables they capture as bytes, loadable without the code. */
+  savedModel: {
+    /** The saved model's bytes; InvalidArgument for a tl.function with no or several concrete functions. */
+    save(functions: Record<string, Savable>): Uint8Array;
+    /** Loads bytes from save() (or tl::saved_model::save in C++); corrupt bytes throw InvalidArgument. */
+    load(bytes: ArrayBuffer | Uint8Array): SavedModel;
   };
   checkpoint: {
     save(variables: Variable[]): Uint8Array;

@@ -15,6 +15,7 @@ import { makeExperiments } from './js/experiment.mjs';
 import { makeFunction } from './js/function.mjs';
 import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
+import { makeSavedModel } from './js/saved_model.mjs';
 import { Engine, Tensor } from './js/tensor.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
@@ -105,6 +106,11 @@ export async function loadTracelab({ autograph = true } = {}) {
       },
       functionsRunEagerly: () => core.configFunctionsRunEagerly(),
     },
+    /**
+     * tf.saved_model: save({name: tl.function | concrete function | loaded function}) -> Uint8Array (the graphs and
+     * the variables they capture); load(bytes) -> {functions, signatures, variables, dispose()}.
+     */
+    savedModel: makeSavedModel(engine, toTensor, autodiff.fromHandle),
     experiments: makeExperiments(core),
     data: makeData(engine, toTensor),
   };

@@ -1,5 +1,6 @@
-// Exports of a run: the runner's document as JSON (built by the worker, which keeps the graphs) and a CSV with one
-// row per step (each mode's time, loss and whether the step traced).
+// Exports of a run: the runner's document as JSON (built by the worker, which keeps the graphs), a CSV with one
+// row per step (each mode's time, loss and whether the step traced), and the trained step as a saved model (bytes
+// from the worker, loadable with tl.savedModel.load or tl::saved_model::load).
 
 /** CSV: one row per step, a time, a loss and a traced flag per mode. */
 export function toCsv(result) {
@@ -12,10 +13,10 @@ export function toCsv(result) {
   return rows.join('\n') + '\n';
 }
 
-/** Offers `text` as a file download. */
-export function download(name, type, text) {
+/** Offers `content` (text or bytes) as a file download. */
+export function download(name, type, content) {
   const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.href = URL.createObjectURL(new Blob([content], { type }));
   link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 0);

@@ -37,6 +37,9 @@ function setRunning(running) {
   $('stop').disabled = !running;
   $('export-json').disabled = running || !runs.run;
   $('export-csv').disabled = running || !runs.run;
+  // A stopped run's worker is gone, and with it the trained step.
+  $('export-model').disabled = running || !runs.run || runs.run.stopped ||
+    !runs.run.result?.modes.some((m) => m.saved_model_bytes > 0);
 }
 
 runs.on.ready = () => {
@@ -166,6 +169,10 @@ $('export-json').onclick = async () => {
   download('tracelab-ragged.json', 'application/json', json);
 };
 $('export-csv').onclick = () => download('tracelab-ragged.csv', 'text/csv', toCsv(runs.run.result));
+$('export-model').onclick = async () => {
+  const { mode, bytes } = await runs.savedModel();
+  download(`tracelab-train-step-${mode}.tlsm`, 'application/octet-stream', bytes);
+};
 
 form.loadFromUrl();
 window.playground = { toCsv, lanes, get run() { return runs.run; } };

@@ -7,6 +7,7 @@
 //   {type: 'layout', id, mode, index, traced} lay out concrete function `index` of `mode` (traced: the graph
 //                                              before the passes) → a 'layout' answer with the same id
 //   {type: 'export', id}                       the whole document with graphs, as JSON text → an 'export' answer
+//   {type: 'saved-model', id}                  the trained step as a saved model → a 'saved-model' answer
 //
 // worker → page
 //   {type: 'ready'}                            the core is loaded
@@ -19,6 +20,9 @@
 //                                              step_us and loss as typed arrays; every retrace has its label
 //   {type: 'layout', id, layout, text, nodes}  a laid-out graph (graph-layout.js), its text form, its node count
 //   {type: 'export', id, json}                 the document as JSON text, graphs included
+//   {type: 'saved-model', id, mode, bytes}     the last step of `mode` (signature if the run has it, else relaxed,
+//                                              bucketed, function) as tl.savedModel bytes (Uint8Array), with the
+//                                              variables as trained; each mode of 'done' has saved_model_bytes
 //   {type: 'error', name, message}             the run (or a request) failed; name is the Error subclass
 //
 // Retrace: {step, trace_us, signature, reason, label} — label is the new X ("X=7", "X=None", "whole loop").

@@ -121,4 +121,10 @@ export class RunController {
 
   /** The last finished run's document as JSON text, graphs included. */
   async exportJson() { return (await this.request({ type: 'export' })).json; }
+
+  /** The last finished run's trained step as a saved model: {mode, bytes} (a Uint8Array for tl.savedModel.load). */
+  async savedModel() {
+    const { mode, bytes } = await this.request({ type: 'saved-model' });
+    return { mode, bytes };
+  }
 }

@@ -1,6 +1,6 @@
 // The playground's worker: loads the WASM core, runs the ragged experiment (tl.experiments.runRagged), posts the
 // steps in batches while it runs, then the result; keeps the graphs and answers the page's requests for a laid-out
-// graph or the exported document, so the page's thread only draws. Messages: protocol.js. Stop = the page
+// graph, the exported document or a mode's trained step as a saved model, so the page's thread only draws. Messages: protocol.js. Stop = the page
 // terminates this worker (the runner is synchronous; what was posted so far stays on the page).
 import { loadTracelab } from './lib/tracelab.mjs';
 import { layoutGraph } from './graph-layout.js';
@@ -8,6 +8,9 @@ import { traceLabel } from './protocol.js';
 
 const ready = loadTracelab({ autograph: false });   // the playground converts no code
 let result = null;   // the last run's document, graphs included
+const savedModels = new Map();   // mode -> its last step as saved-model bytes (tl.savedModel), of the last run
+/** The mode whose trained step a download gives: the one generic step if the run has it, else any traced mode. */
+const DOWNLOAD_PREFERENCE = ['signature', 'relaxed', 'bucketed', 'function'];
 const layouts = new Map();   // "mode/index/traced" -> laid-out graph of the last run (dagre takes 0.1-1 s per graph)
 
 /** A progress report's retrace ({step, traceUs, signature, reason}) in the page's names, with its label. */
@@ -16,7 +19,7 @@ const retraceOf = (r) => ({ step: r.step, trace_us: r.traceUs, signature: r.sign
 function run({ config, progress_every: progressEvery }, tl) {
   layouts.clear();
   if (config.warmupSteps > 0) self.postMessage({ type: 'warmup', steps: config.warmupSteps });
-  result = tl.experiments.runRagged(config, {
+  result = tl.experiments.runRagged({ ...config, saveModels: true }, {
     progressEvery,
     includeGraphs: true,
     onProgress: (report) => {
@@ -28,6 +31,13 @@ function run({ config, progress_every: progressEvery }, tl) {
     },
   });
   for (const m of result.modes) for (const r of m.retraces) r.label = traceLabel(r.signature);
+  // The saved models stay here (bytes, not part of the JSON document); the page learns which modes have one.
+  savedModels.clear();
+  for (const m of result.modes) {
+    if (m.savedModel) savedModels.set(m.mode, m.savedModel);
+    m.saved_model_bytes = m.savedModel?.length ?? 0;
+    delete m.savedModel;
+  }
   // The page gets the document without the graphs (they stay here for 'layout' and 'export'), its per-step arrays
   // as transferred typed arrays.
   const modes = result.modes.map((m) => ({
@@ -36,6 +46,14 @@ function run({ config, progress_every: progressEvery }, tl) {
       ({ signature, traced_nodes, optimized_nodes, passes })),
   }));
   self.postMessage({ type: 'done', result: { ...result, modes } }, modes.flatMap((m) => [m.step_us.buffer, m.loss.buffer]));
+}
+
+/** The trained step of the preferred mode as saved-model bytes (copied: the worker keeps its own). */
+function savedModel({ id }) {
+  const mode = DOWNLOAD_PREFERENCE.find((m) => savedModels.has(m));
+  if (!mode) throw new Error('no saved model: the run has no function, signature, relaxed or bucketed mode');
+  const bytes = savedModels.get(mode).slice();
+  self.postMessage({ type: 'saved-model', id, mode, bytes }, [bytes.buffer]);
 }
 
 function layout({ id, mode, index, traced }) {
@@ -52,6 +70,7 @@ self.onmessage = async ({ data }) => {
     const tl = await ready;
     if (data.type === 'run') run(data, tl);
     else if (data.type === 'layout') layout(data);
+    else if (data.type === 'saved-model') savedModel(data);
     else if (data.type === 'export') self.postMessage({ type: 'export', id: data.id, json: JSON.stringify(result, null, 1) });
   } catch (error) {
     self.postMessage({ type: 'error', id: data.id, name: error.name, message: String(error.message ?? error) });

@@ -11,6 +11,7 @@
 #include "tracelab/base/log.h"
 #include "tracelab/data/dataset.h"
 #include "tracelab/function/function.h"
+#include "tracelab/nn/saved_model.h"
 #include "tracelab/ops/io.h"
 #include "tracelab/tensor/creation.h"
 
@@ -180,6 +181,9 @@ bool run_traced(ModeRun& run, const Data& data, RaggedMode mode) {
       },
       [&](std::int64_t i) { run.read_record(step, i); });
   run.describe_functions(step);
+  if (run.config().save_models && !step.calls().empty())
+    run.result().saved_model =
+        saved_model::to_bytes({{"train_step", *step.concrete_functions().at(step.calls().back().concrete_index)}});
   return completed;
 }
 

@@ -76,8 +76,9 @@ using VariableTable = std::map<std::uint64_t, std::shared_ptr<tl::detail::Variab
 
 class Reader {
  public:
-  explicit Reader(std::shared_ptr<VariableTable> variables, int depth = 0)
-      : variables_(std::move(variables)), depth_(depth) {}
+  /// `bound`: the table holds the only variables the JSON may name (Graph::from_json with a binding).
+  explicit Reader(std::shared_ptr<VariableTable> variables, bool bound = false, int depth = 0)
+      : variables_(std::move(variables)), bound_(bound), depth_(depth) {}
   Graph read(const Json& doc);
   /// A graph body, {"nodes": [...], "outputs": [...]}; the top level adds format and version.
   Graph read_body(const Json& doc);
@@ -109,6 +110,7 @@ class Reader {
 
   Graph graph_;
   std::shared_ptr<VariableTable> variables_;
+  bool bound_ = false;
   int depth_ = 0;
   std::string place_;
 };
@@ -289,6 +291,7 @@ std::shared_ptr<tl::detail::VariableState> Reader::read_variable_state(const Jso
   TensorMeta meta = read_meta(j, "variable", false);
   // Variables are captured by handle: a loaded graph gets one fresh zero-valued variable per id (shared by its
   // sub-graphs); the caller assigns real values (e.g. from a checkpoint).
+  if (bound_ && !variables_->count(id)) fail("variable id ", id, " ('", name, "') is not one of the given variables");
   auto& state = (*variables_)[id];
   if (state == nullptr) {
     state = std::make_shared<tl::detail::VariableState>();
@@ -305,7 +308,7 @@ std::vector<std::shared_ptr<const Graph>> Reader::read_subgraphs(const Json& j) 
   if (!j.is_array()) fail("subgraphs must be an array of graph bodies, got ", brief(j));
   std::vector<std::shared_ptr<const Graph>> subgraphs;
   for (std::size_t i = 0; i < j.size(); ++i) {
-    Reader nested(variables_, depth_ + 1);
+    Reader nested(variables_, bound_, depth_ + 1);
     try {
       subgraphs.push_back(std::make_shared<const Graph>(nested.read_body(j[i])));
     } catch (const InvalidArgument& e) {
@@ -404,15 +407,19 @@ Graph Reader::read_body(const Json& doc) {
   return std::move(graph_);
 }
 
-}  // namespace
-
-Graph Graph::from_json(std::string_view text) {
+Graph load(std::string_view text, const VariableTable& variables, bool bound) {
   Json doc = parse(text);
   try {
-    return Reader(std::make_shared<VariableTable>()).read(doc);
+    return Reader(std::make_shared<VariableTable>(variables), bound).read(doc);
   } catch (const nlohmann::json::exception& e) {  // a safety net: the reader checks types before reading
     throw InvalidArgument(std::string("graph JSON: ") + e.what());
   }
 }
+
+}  // namespace
+
+Graph Graph::from_json(std::string_view text) { return load(text, {}, false); }
+
+Graph Graph::from_json(std::string_view text, const VariableBinding& variables) { return load(text, variables, true); }
 
 }  // namespace tl::graph

@@ -52,6 +52,12 @@ template <class... Parts>
   throw InvalidArgument(detail::cat("checkpoint: ", parts...));
 }
 
+/// An I/O error of the file format `what` ("checkpoint", "saved_model").
+template <class... Parts>
+[[noreturn]] void fail_io(std::string_view what, const Parts&... parts) {
+  throw InvalidArgument(detail::cat(what, ": ", parts...));
+}
+
 /// The index entry of `key`, validated against the variable it will be restored into.
 struct Slot {
   const Variable* variable;
@@ -117,7 +123,7 @@ void check_bools(const std::string& key, std::span<const std::uint8_t> bytes) {
     if (bytes[i] > 1) fail("'", key, "' is bool but element ", i, " is stored as byte ", int{bytes[i]}, ", not 0 or 1");
 }
 
-/// Closes the descriptor on every path out of write_file.
+/// Closes the descriptor on every path out of write_file_atomically.
 struct Fd {
   int fd = -1;
   ~Fd() {
@@ -137,39 +143,6 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
   return true;
 }
 
-/// The new checkpoint goes to `path.tmp`, is flushed to the disk (fsync), and only then renamed over `path`; the
-/// folder is synced too, so the rename itself survives a power cut. A crash at any point leaves `path` as the old
-/// checkpoint or the new one, never a mix (tests/checkpoint_crash_test.cpp kills a writer mid-write).
-void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  const std::string temp = path + ".tmp";
-  std::int64_t limit = std::exchange(fault_after(), -1);
-  {
-    Fd out{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
-    if (out.fd < 0) fail("cannot write '", temp, "': ", std::strerror(errno));
-    std::size_t size = bytes.size();
-    if (limit >= 0 && static_cast<std::size_t>(limit) < size) {  // a simulated crash: stop mid-write
-      write_all(out.fd, bytes.data(), static_cast<std::size_t>(limit));
-      fail("simulated crash after ", limit, " bytes while writing '", temp, "'");
-    }
-    if (!write_all(out.fd, bytes.data(), size) || ::fsync(out.fd) != 0) {
-      int error = errno;
-      ::close(std::exchange(out.fd, -1));
-      std::remove(temp.c_str());
-      fail("writing '", temp, "' failed: ", std::strerror(error));
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    int error = errno;
-    std::remove(temp.c_str());
-    fail("cannot replace '", path, "' with the new checkpoint: ", std::strerror(error));
-  }
-  // Best effort: some file systems (and Node's, under WASM) cannot open or sync a folder; the data is synced already.
-  std::size_t slash = path.find_last_of('/');
-  std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  Fd dir{::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-  if (dir.fd >= 0) ::fsync(dir.fd);
-}
-
 }  // namespace
 
 std::uint32_t detail::checkpoint_crc32(std::span<const std::uint8_t> bytes) {
@@ -185,6 +158,53 @@ std::uint32_t detail::checkpoint_crc32(std::span<const std::uint8_t> bytes) {
   std::uint32_t c = 0xFFFFFFFFu;
   for (std::uint8_t byte : bytes) c = table[(c ^ byte) & 0xFFu] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
+}
+
+/// The new file goes to `path.tmp`, is flushed to the disk (fsync), and only then renamed over `path`; the
+/// folder is synced too, so the rename itself survives a power cut. A crash at any point leaves `path` as the old
+/// checkpoint or the new one, never a mix (tests/checkpoint_crash_test.cpp kills a writer mid-write).
+void detail::write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes, std::string_view what) {
+  const std::string temp = path + ".tmp";
+  std::int64_t limit = std::exchange(fault_after(), -1);
+  {
+    Fd out{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    if (out.fd < 0) fail_io(what, "cannot write '", temp, "': ", std::strerror(errno));
+    std::size_t size = bytes.size();
+    if (limit >= 0 && static_cast<std::size_t>(limit) < size) {  // a simulated crash: stop mid-write
+      write_all(out.fd, bytes.data(), static_cast<std::size_t>(limit));
+      fail_io(what, "simulated crash after ", limit, " bytes while writing '", temp, "'");
+    }
+    if (!write_all(out.fd, bytes.data(), size) || ::fsync(out.fd) != 0) {
+      int error = errno;
+      ::close(std::exchange(out.fd, -1));
+      std::remove(temp.c_str());
+      fail_io(what, "writing '", temp, "' failed: ", std::strerror(error));
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    int error = errno;
+    std::remove(temp.c_str());
+    fail_io(what, "cannot replace '", path, "' with the new file: ", std::strerror(error));
+  }
+  // Best effort: some file systems (and Node's, under WASM) cannot open or sync a folder; the data is synced already.
+  std::size_t slash = path.find_last_of('/');
+  std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  Fd dir{::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (dir.fd >= 0) ::fsync(dir.fd);
+}
+
+
+std::vector<std::uint8_t> detail::read_file(const std::string& path, std::string_view what) {
+  // Read in 64 KiB chunks with stdio.
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) fail_io(what, "cannot read '", path, "'");
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[65536];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
+  bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) fail_io(what, "reading '", path, "' failed");
+  return bytes;
 }
 
 void detail::fail_next_checkpoint_write_after(std::int64_t bytes) { fault_after() = bytes; }
@@ -268,20 +288,9 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
   for (auto& [variable, value] : values) Variable(*variable).assign(value);
 }
 
-void Checkpoint::save(const std::string& path) const { write_file(path, to_bytes()); }
+void Checkpoint::save(const std::string& path) const { detail::write_file_atomically(path, to_bytes(), "checkpoint"); }
 
-void Checkpoint::restore(const std::string& path) const {
-  // Read in 64 KiB chunks with stdio.
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) fail("cannot read '", path, "'");
-  std::vector<std::uint8_t> bytes;
-  std::uint8_t chunk[65536];
-  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
-  bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) fail("reading '", path, "' failed");
-  from_bytes(bytes);
-}
+void Checkpoint::restore(const std::string& path) const { from_bytes(detail::read_file(path, "checkpoint")); }
 
 KeepBest::KeepBest(Checkpoint checkpoint, std::string path, Mode mode)
     : checkpoint_(std::move(checkpoint)), path_(std::move(path)), mode_(mode), best_(std::nan("")) {}

@@ -2,7 +2,7 @@
 // as application/wasm; a 500-step run of all six modes fills one lane per mode with every step and one labelled
 // marker per trace, after the engine warm-up (on by default, said under the lanes); the summary, warnings and
 // inspector (laid out in the worker; the loop's dataset_loop drawn with its body inside, closed and opened by a
-// click) fill; exports are valid JSON and CSV; Stop keeps the steps so far; a run without warm-up says so; invalid
+// click) fill; exports are valid JSON and CSV, the trained step downloads as a saved model that loads; Stop keeps the steps so far; a run without warm-up says so; invalid
 // fields get a message; no console errors; no horizontal scroll at 375 px.
 // Screenshots go to build/test-artifacts/.
 import { test } from 'node:test';
@@ -130,6 +130,35 @@ test('page: served with the right types; a 500-step run of all modes draws every
   assert.equal(lines.length, 501);
   assert.match(lines[0], /^step,eager_us,eager_loss,eager_traced,function_us/);
   assert.equal(lines[1].split(',').length, 1 + 6 * 3);
+  // The trained step as a saved model: the signature mode's step, loaded from the downloaded bytes by the browser's
+  // WASM build — in the tutorials' cell worker, since the page itself may not evaluate code (its CSP) — and run on a
+  // new batch.
+  const [modelDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-model')]);
+  assert.equal(modelDownload.suggestedFilename(), 'tracelab-train-step-signature.tlsm');
+  const base64 = readFileSync(await modelDownload.path()).toString('base64');
+  const cell = `const bytes = Uint8Array.from(atob('${base64}'), (c) => c.charCodeAt(0));
+const model = tl.savedModel.load(bytes);
+const step = model.functions.train_step;
+const loss = step(tl.randomNormal([1, 7, 20], 0, 1, 'float32', 3), tl.tensor([0.5])).dataSync()[0];
+let mismatch = '';
+try {
+  step(tl.ones([1, 7, 3]), tl.tensor([0.5]));
+} catch (error) {
+  mismatch = error.name + ': ' + error.message;
+}
+return { signature: step.signature, variables: model.variables.length, loss, mismatch };`;
+  const loaded = await page.evaluate((code) => new Promise((resolve, reject) => {
+    const worker = new Worker('./tutorials/cell-worker.js', { type: 'module' });
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'ready') worker.postMessage({ type: 'run', id: 1, code });
+      if (data.type === 'done') resolve(data.result);
+      if (data.type === 'failed' || data.type === 'load-failed') reject(new Error(`${data.name}: ${data.message}`));
+      if (data.type === 'done' || data.type === 'failed' || data.type === 'load-failed') worker.terminate();
+    };
+  }), cell);
+  assert.equal(loaded.signature, 'train_step(x: float32 (None, None, 20), y: float32 (None,)) -> (float32 ())');
+  assert.ok(loaded.variables >= 10 && Number.isFinite(loaded.loss), JSON.stringify(loaded));
+  assert.match(loaded.mismatch, /^InvalidArgument: saved_model: function 'train_step': argument 'x' expects float32 \(None, None, 20\)/);
 
   // Settings live in the URL, so a link reproduces the run.
   assert.match(page.url(), /steps=500/);

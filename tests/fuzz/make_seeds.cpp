@@ -16,6 +16,7 @@
 #include "graph_fixture.h"
 #include "op_call_format.h"
 #include "op_samples.h"
+#include "saved_model_format.h"
 #include "trace_key_format.h"
 
 namespace {
@@ -147,6 +148,44 @@ void checkpoint_seeds() {
   write("checkpoint", "other_variables.resign", bytes);
 }
 
+// ---- saved_model: a dense predict, a train step sharing its variables, a cond over a variable ----
+
+void saved_model_seed(const std::string& name, std::span<const saved_model::Named> functions, std::uint8_t mode) {
+  std::vector<std::uint8_t> bytes = saved_model::to_bytes(functions);
+  bytes.insert(bytes.begin(), mode);
+  write("saved_model", name, bytes);
+}
+
+void saved_model_seeds() {
+  auto dense = std::make_shared<layers::Dense>(3, layers::DenseOptions{.activation = "relu", .seed = 5});
+  auto predict = function([&](const Tensor& x) { return (*dense)(x); },
+                          {.input_signature = {TensorSpec({-1, 4}, float32, "x")}, .name = "predict"});
+  predict(ones({2, 4}));
+  optimizers::Adam adam(0.1);
+  auto train_step = function([&](const Tensor& x, const Tensor& y) {
+    GradientTape tape;
+    Tensor loss = reduce_mean(square((*dense)(x) - y));
+    std::vector<Variable> variables = dense->trainable_variables();
+    adam.apply_gradients(tape.gradient(loss, variables), variables);
+    return loss;
+  }, {.name = "train_step", .arg_names = {"x", "y"}});
+  train_step(ones({2, 4}), zeros({2, 3}));
+  const saved_model::Named just_predict[] = {{"predict", predict}};
+  saved_model_seed("predict.raw", just_predict, fuzz::kSavedModelRaw);
+  saved_model_seed("predict.resign", just_predict, fuzz::kSavedModelResign);
+  const saved_model::Named both[] = {{"predict", predict}, {"train_step", train_step}};
+  saved_model_seed("train.resign", both, fuzz::kSavedModelResign);
+  Variable count(scalar(std::int32_t{3}), "count");
+  Variable mask(constant({true, false}, {2}), "mask", false);
+  auto branch = function([&](const Tensor& x) {
+    return cond(greater(reduce_sum(x), 0.f), [&] { return x * cast(count.read(), float32); },
+                [&] { return where(mask.read(), x, -x); });
+  }, {.input_signature = {TensorSpec({2}, float32, "x")}, .name = "branch"});
+  branch(ones({2}));
+  const saved_model::Named with_cond[] = {{"branch", branch}};
+  saved_model_seed("cond.resign", with_cond, fuzz::kSavedModelResign);
+}
+
 // ---- op_call: every op sample of the doctest suite ----
 
 void op_call_seeds() {
@@ -217,6 +256,7 @@ int main(int argc, char** argv) {
   graph_seeds_control();
   graph_seeds_values();
   checkpoint_seeds();
+  saved_model_seeds();
   op_call_seeds();
   trace_key_seeds();
   graph_dictionary();

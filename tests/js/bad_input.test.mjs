@@ -20,6 +20,10 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
   const w = tl.variable(tl.tensor([1, 2]), true, 'w');
   const w3 = tl.variable(tl.tensor([1, 2, 3]), true, 'w');
   const good = tl.checkpoint.save([w]);
+  const scale = tl.function((a) => a.mul(w), { inputSignature: [new tl.TensorSpec([null, 2], 'float32', 'x')], name: 'scale' });
+  tl.tidy(() => scale(tl.ones([1, 2])));
+  const saved = tl.savedModel.save({ scale });
+  const loaded = tl.savedModel.load(saved);
   const sig2 = tl.function((a) => a, { inputSignature: [new tl.TensorSpec([null]), new tl.TensorSpec([null])], name: 'sig2' });
   const sigVec = tl.function((a) => a.mul(2), { inputSignature: [new tl.TensorSpec([null])], name: 'sig_vec' });
   const sigAny = tl.function((a) => a, { inputSignature: [new tl.TensorSpec([null])], name: 'sig_any' });
@@ -122,6 +126,11 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'checkpoints.crc': () => { const bad = good.slice(); bad[bad.length - 3] ^= 0x10; tl.checkpoint.restore([w], bad); },
     'checkpoints.not-a-checkpoint': () => tl.checkpoint.restore([w], new Uint8Array(64).fill(0x42)),
     'checkpoints.wrong-shape': () => tl.checkpoint.restore([w], tl.checkpoint.save([w3])),
+    'saved-models.truncated': () => tl.savedModel.load(saved.slice(0, 100)),
+    'saved-models.not-a-saved-model': () => tl.savedModel.load(new Uint8Array(64).fill(0x42)),
+    'saved-models.header-crc': () => { const bad = saved.slice(); bad[30] ^= 0x04; tl.savedModel.load(bad); },
+    'saved-models.value-crc': () => { const bad = saved.slice(); bad[bad.length - 3] ^= 0x10; tl.savedModel.load(bad); },
+    'saved-models.signature': () => loaded.functions.scale(tl.ones([3, 5])),
     'numerics.nan-inf-data': () => tl.ops.checkNumerics(tl.tensor([[1, NaN], [3, Infinity], [NaN, 6]]), { message: 'training batch 7' }),
     'numerics.nan-loss-traced': () => step(tl.tensor([-1])),
     'numerics.int': () => tl.ops.checkNumerics(i, { message: 'ids' }),
@@ -163,7 +172,9 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
   assert.equal(thrower.tracingCount, 1);
   for (const t of [x, i]) t.dispose();
   for (const v of [w, w3]) v.dispose();
-  for (const f of [sig2, sigVec, sigAny, branchy, makeVar, lateVar, thrower, condDtypes, condShapes, step]) f.dispose();
+  for (const f of [sig2, sigVec, sigAny, branchy, makeVar, lateVar, thrower, condDtypes, condShapes, step, scale]) f.dispose();
+  for (const v of loaded.variables) v.dispose();
+  loaded.dispose();
   flaky.dispose();
 });
 

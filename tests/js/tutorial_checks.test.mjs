@@ -100,6 +100,8 @@ const WRONG = {
     'trunk-and-heads': [['head 2 trained too', (r) => { r.result.trained.push('head_2/kernel'); }], ['loss fell only tenfold', (r) => { r.result.last = r.result.first / 20; }]],
     'fine-tune': [['the trunk changed', (r) => { r.result.unchanged = false; }], ['the trunk trained', (r) => { r.result.trained.unshift('trunk_dense_1/kernel'); }]],
     'export-trunk': [['not equal after', (r) => { r.result.equalAfter = false; }], ['a variable not saved', (r) => { r.result.saved.pop(); }]],
+    'export-model': [['predictions differ', (r) => { r.result.identical = false; }], ['a variable lost', (r) => { r.result.variables = 5; }],
+                     ['no signature error', (r) => { r.result.wrongShape = null; }]],
     'dynamic-rnn': [['a trace per length', (r) => { r.result.traces = 3; }], ['lengths not run', (r) => { r.result.lengths = []; r.result.maxDifference = -Infinity; }]],
     summaries: [['a record missing', (r) => { r.result.records.splice(10, 1); }], ['a wrong value', (r) => { r.result.records[310].value += 1e-9; }],
                 ['a wrong step', (r) => { r.result.records[300].step = 0; }], ['written with no default writer', (r) => { r.result.outside = true; }]],

@@ -27,7 +27,8 @@ set(below_data function)
 set(below_experiments nn data)
 # The namespaces that belong to one layer (tl and tl::detail are shared by all).
 set(namespace_layers "tl::graph=graph" "tl::data=data" "tl::experiments=experiments" "tl::layers=nn"
-                     "tl::optimizers=nn" "tl::losses=nn" "tl::metrics=nn" "tl::initializers=nn" "tl::summary=nn")
+                     "tl::optimizers=nn" "tl::losses=nn" "tl::metrics=nn" "tl::initializers=nn" "tl::summary=nn"
+                     "tl::saved_model=nn")
 
 # allowed_<layer>: the layer and every layer below it, transitively.
 foreach(layer ${layers})

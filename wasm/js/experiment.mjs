@@ -5,9 +5,11 @@ import { guard, translate } from './errors.mjs';
 export function makeExperiments(core) {
   /**
    * Runs the experiment. config: {modes, steps, seed, minLength, maxLength, features, batchSize, hiddenUnits,
-   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps, specializePlans};
-   * specializePlans: false runs the generic graphs as TF 2.1 did (every shape rule on every step); warmupSteps > 0
-   * first runs every mode that many steps on a throwaway model (untimed, not reported; its time is warmupMs).
+   * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps, specializePlans,
+   * saveModels}; specializePlans: false runs the generic graphs as TF 2.1 did (every shape rule on every step);
+   * warmupSteps > 0 first runs every mode that many steps on a throwaway model (untimed, not reported; its time is
+   * warmupMs); saveModels: true gives each traced mode's document a `savedModel` (a Uint8Array for
+   * tl.savedModel.load: the concrete function of its last step, "train_step", with the variables as trained).
    * options: {onProgress(report), progressEvery = 100, includeGraphs = false}. A report is {mode, modeIndex,
    * stepsDone, stepsTotal, elapsedMs, warmupMs, firstStep, stepUs: Float64Array, loss: Float32Array,
    * tracedSteps, retraces: [{step, traceUs, signature, reason}]} (steps, traced steps and retraces since the
@@ -26,9 +28,13 @@ export function makeExperiments(core) {
           }
         }
       : null;
-    const text = guard(() => core.raggedRun(config, progress, progressEvery, includeGraphs));
+    const { json, savedModels } = guard(() => core.raggedRun(config, progress, progressEvery, includeGraphs));
     if (callbackError) throw translate(callbackError);
-    return JSON.parse(text);
+    const document = JSON.parse(json);
+    if (config.saveModels) {
+      document.modes.forEach((mode, i) => { mode.savedModel = savedModels[i].length > 0 ? savedModels[i] : null; });
+    }
+    return document;
   }
   /** The examples runRagged trains on for `config`: [{length, x: Float32Array, y: Float32Array}]. */
   const raggedData = (config = {}) => guard(() => core.raggedData(config));

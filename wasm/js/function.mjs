@@ -14,6 +14,9 @@ export class TensorSpec {
   }
 }
 
+/** Where a tl.function and its concrete functions keep what tl.savedModel.save passes to the core. */
+export const concreteRef = Symbol('tracelab.concreteFunction');
+
 /** How many call records a tl.function keeps unless its `callHistory` option says otherwise. */
 const DEFAULT_CALL_HISTORY = 100;
 
@@ -55,7 +58,10 @@ export function makeFunction(engine, isVariable) {
         engine.tracing -= 1;
       }
     };
+    // A trace the core starts by itself (tl.savedModel.save tracing the input signature) has no JS arguments: the
+    // symbolic inputs are all of them.
     const trampoline = engine.trampoline(traced, name, (symbolic) => {
+      if (currentArgs === null) return symbolic;
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
@@ -92,14 +98,18 @@ export function makeFunction(engine, isVariable) {
     });
     /** Every concrete function's signature, TensorFlow's format. */
     call.prettyPrintedConcreteSignatures = () => core.functionInfo(id).signatures;
+    // Each concrete function remembers which one it is, for tl.savedModel.save.
+    const graphs = () => guard(() => core.functionGraphs(id)).map((c, concrete) =>
+      Object.defineProperty(c, concreteRef, { value: { function: id, concrete } }));
+    Object.defineProperty(call, concreteRef, { value: { function: id, concrete: -1 } });
     /** The concrete functions: {signature, graph, tracedGraph, graphJson, tracedGraphJson, passes}. */
-    call.concreteFunctions = () => guard(() => core.functionGraphs(id));
+    call.concreteFunctions = () => graphs();
     /** The concrete function for these arguments (tensors or TensorSpecs), traced if needed. */
     call.getConcreteFunction = (...args) => {
       currentArgs = args;
       try {
         const index = engine.relay(() => core.functionConcrete(id, args.map((a, i) => describeArg(a, i, name))));
-        return guard(() => core.functionGraphs(id))[index];
+        return graphs()[index];
       } finally {
         currentArgs = null;
       }

@@ -37,6 +37,7 @@
 #include "tracelab/nn/layer.h"
 #include "tracelab/nn/layers.h"
 #include "tracelab/nn/progress.h"
+#include "tracelab/nn/saved_model.h"
 #include "tracelab/nn/summary.h"
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/io.h"

@@ -31,6 +31,14 @@ async function main(): Promise<number> {
     },
   });
   const first: number = result.modes[0].step_us[0] + result.warmup_ms + traceUs.length;
+  const scale = tl.function((t: Tensor) => t.mul(2), { inputSignature: [new tl.TensorSpec([null, 2])] });
+  const bytes: Uint8Array = tl.savedModel.save({ scale, first: scale.getConcreteFunction(new tl.TensorSpec([null, 2])) });
+  const saved = tl.savedModel.load(bytes);
+  const scaled = saved.functions.scale(tl.ones([1, 2])) as Tensor;
+  const specs: number = saved.signatures.scale.inputs[0].shape.length + saved.variables.length + scaled.size;
+  tl.savedModel.save({ again: saved.functions.first });
+  saved.dispose();
+  traceUs.push(specs);
   const code: string = tl.autograph.convert('function f(x) { return x.greater(0) ? x : x.neg(); }', { filename: 'f.js' });
   const absolute = tl.autograph.toFunction((t: Tensor, k: number) => (t.greater(0) ? t.mul(k) : t.neg()), { extra: 1 });
   const converted: Tensor = tl.function(absolute)(tl.scalar(-2), 3);

@@ -34,6 +34,11 @@ export const checks = {
     result?.differedBefore === true && result.equalAfter === true && json(result.saved) === json(TRUNK) && result.bytes > 0,
     'The checkpoint holds the trunk\'s four variables; a fresh trunk computes exactly what the trained one does after loading it.',
     `Differed before: ${result?.differedBefore}; equal after: ${result?.equalAfter}; saved ${json(result?.saved)}.`),
+  'export-model': ({ result }) => that(
+    result?.identical === true && result.variables === 6 &&
+      typeof result.wrongShape === 'string' && result.wrongShape.includes('expects float32 (None, 8)'),
+    'The loaded saved model predicts exactly what the model does and rejects a call that does not fit its signature.',
+    `Identical: ${result?.identical}; variables: ${result?.variables}; error: ${json(result?.wrongShape)}.`),
   'dynamic-rnn': ({ result }) => that(
     result?.traces === 1 && json(result.lengths) === '[3,7,12]' && result.maxDifference >= 0 && result.maxDifference < 1e-5,
     `One trace for lengths 3, 7 and 12; traced and eager agree (largest difference ${result?.maxDifference}).`,

@@ -72,6 +72,9 @@ struct RaggedConfig {
   /// (RaggedResult::warmup_ms); the measured modes start from fresh models and functions, so each of their traces
   /// still happens and is timed.
   std::int64_t warmup_steps = 0;
+  /// Keep each traced mode's trained step as a saved model (RaggedModeResult::saved_model), e.g. for the page's
+  /// download. Off by default: saving serializes the graph and the variables after the mode's last step.
+  bool save_models = false;
 
   /// InvalidArgument naming the field and the accepted range.
   void validate() const;
@@ -110,6 +113,10 @@ struct RaggedModeResult {
   std::vector<RaggedRetrace> retraces;      ///< one per trace, in order
   std::vector<std::string> warnings;        ///< frequent-retracing warnings, as logged
   std::vector<RaggedConcrete> concrete_functions;
+  /// With RaggedConfig::save_models: the concrete function of the mode's last step as a tl::saved_model file, named
+  /// "train_step", with the model's and the optimizer's variables as the steps left them. Empty otherwise, for
+  /// eager (no graph) and for loop (its dataset_loop node holds a C++ pipeline, which a file cannot hold).
+  std::vector<std::uint8_t> saved_model;
   /// Heap size (WASM: the linear memory's size; natively: bytes glibc's malloc got from the system) after
   /// step heap_check_step (1000, or the last step of a shorter run) and after the last step: equal means the
   /// mode's steady state allocates nothing it keeps.

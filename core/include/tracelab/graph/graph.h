@@ -121,8 +121,14 @@ class Graph {
   std::string str() const;
   /// The JSON form: typed attributes, constants with bit-exact values (see docs/graph.md).
   std::string to_json() const;
-  /// Loads the JSON form, validating everything; throws InvalidArgument naming the place of any problem.
+  /// Loads the JSON form, validating everything; throws InvalidArgument naming the place of any problem. Each
+  /// variable id the JSON names gets one fresh zero-valued variable (shared by the graph and its sub-graphs).
   static Graph from_json(std::string_view text);
+  /// Variables by the id the JSON names them with.
+  using VariableBinding = std::map<std::uint64_t, std::shared_ptr<tl::detail::VariableState>>;
+  /// Loads the JSON form with its variables bound to existing ones: every variable id the JSON names must be in
+  /// `variables` with the dtype and shape the JSON gives (InvalidArgument otherwise). Saved models use it.
+  static Graph from_json(std::string_view text, const VariableBinding& variables);
 
  private:
   std::vector<TensorMeta> infer(const OpDef& op, const std::vector<ValueRef>& inputs, const Attrs& attrs,

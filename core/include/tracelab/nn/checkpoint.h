@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -69,12 +70,17 @@ class KeepBest {
 };
 
 namespace detail {
-/// Test hook: the next checkpoint write throws after writing `bytes` bytes of the temporary file, as a crash
-/// mid-write would stop it (-1 disables). Never used outside tests.
+/// Test hook: the next checkpoint (or saved model) write throws after writing `bytes` bytes of the temporary
+/// file, as a crash mid-write would stop it (-1 disables). Never used outside tests.
 void fail_next_checkpoint_write_after(std::int64_t bytes);
 /// The CRC-32 (IEEE, as zlib's crc32) the checkpoint format stores for its index and each tensor; exposed for
 /// tools and the fuzz target that re-sign mutated checkpoints.
 std::uint32_t checkpoint_crc32(std::span<const std::uint8_t> bytes);
+/// Writes `bytes` to `path` atomically (temp file, fsync, rename, fsync of the folder), as Checkpoint::save does;
+/// errors are InvalidArgument starting "<what>: ". Shared by checkpoints and saved models.
+void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes, std::string_view what);
+/// The whole file at `path`; errors are InvalidArgument starting "<what>: ".
+std::vector<std::uint8_t> read_file(const std::string& path, std::string_view what);
 }  // namespace detail
 
 }  // namespace tl
