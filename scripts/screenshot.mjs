@@ -1,9 +1,10 @@
 // Takes docs/playground.png, the README's picture of the playground, from a real run in headless Chromium:
-//   node scripts/screenshot.mjs [--steps 2000]
-// Loads the page (served as scripts/serve.sh serves it: web/ at /, build/wasm/dist at /lib/) with ?steps=N and all
-// six modes, presses Run with the page's defaults (warm-up on), waits for the summary, and photographs the page from
-// its header to the end of the lanes at 1280 px wide: what a reader sees after their first run. scripts/measure_page.mjs
-// --screenshot takes the same picture after its measurements (takeScreenshot below).
+//   node scripts/screenshot.mjs [--steps 1000]
+// Serves the page as scripts/serve.sh does (web/ at /, build/wasm/dist at /lib/), loads it with ?steps=N (1000 is
+// the page's own default) and all six modes, presses Run with the page's other defaults (warm-up on), waits for the
+// summary, and photographs the page from its header to the end of the lanes at 1280 px wide: what a reader sees
+// after their first run. scripts/measure_page.mjs --screenshot takes the same picture after its measurements
+// (takeScreenshot below).
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -14,7 +15,7 @@ export const screenshotPath = join(root, 'docs/playground.png');
 
 /** Runs `steps` steps of every mode on a new page of `context` (a Chromium context) served at `base`, then writes
  *  docs/playground.png: the page from the top to the end of the lanes, 1280 px wide. */
-export async function takeScreenshot(context, base, { steps = 2000 } = {}) {
+export async function takeScreenshot(context, base, { steps = 1000 } = {}) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(`${base}/?steps=${steps}`);
@@ -32,7 +33,7 @@ export async function takeScreenshot(context, base, { steps = 2000 } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const steps = args[0] === '--steps' ? Number(args[1]) : 2000;
+  const steps = args[0] === '--steps' ? Number(args[1]) : 1000;
   if (!(steps >= 100) || (args.length && (args[0] !== '--steps' || args.length !== 2)))
     throw new Error('usage: node scripts/screenshot.mjs [--steps N] (N >= 100)');
   const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: join(root, 'build/wasm/dist') },
