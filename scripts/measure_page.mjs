@@ -19,13 +19,14 @@
 // Targets: at most 1 false spike in every traced mode and at most 2 eager steps of 1 ms or more, in at least 4 of
 // 5 runs; no main-thread task over 50 ms (both windows, every run); interactive within 500 ms (first visit and the
 // median of return visits, separately). Ends with markdown tables for docs/performance.md.
-// --screenshot also writes docs/playground.png: the six lanes after a 2000-step run of all modes (a return visit,
-// warm-up on), 1280 px wide.
+// --screenshot also writes docs/playground.png (scripts/screenshot.mjs: the page down to the lanes after a run of
+// all modes with --steps steps, a return visit, warm-up on), 1280 px wide.
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
+import { screenshotPath, takeScreenshot } from './screenshot.mjs';
 import { startServer } from './serve.mjs';
 import { falseSpikes, slowSteps } from '../web/stats.js';
 
@@ -304,23 +305,6 @@ async function launchProfile() {
   return { context, profile };
 }
 
-async function screenshot(context, base) {
-  const page = await context.newPage();
-  await page.goto(`${base}/?steps=2000`);
-  await page.waitForSelector('#run:not([disabled])', { timeout: 120_000 });
-  await page.click('#run');
-  await page.waitForFunction(() => window.playground?.run?.result && document.querySelector('#summary tbody tr[data-mode]'),
-                             null, { timeout: 300_000, polling: 250 });
-  await page.setViewportSize({ width: 1280, height: 1400 });
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(800);
-  const top = await page.locator('#charts-title').boundingBox(), bottom = await page.locator('#warmup-note').boundingBox();
-  await page.screenshot({ path: join(root, 'docs/playground.png'), fullPage: true,
-                          clip: { x: 60, y: top.y - 8, width: 1160, height: bottom.y + bottom.height - top.y + 16 } });
-  await page.close();
-  console.log('wrote docs/playground.png');
-}
-
 const options = parseArgs(process.argv.slice(2));
 const { server, answers, base } = await serve();
 const profiles = [];
@@ -352,7 +336,10 @@ try {
   }
   const targets = printTargets(runs);
   printMarkdown([...runs, ...extra], targets, options.steps);
-  if (options.screenshot) await screenshot(main.context, base);
+  if (options.screenshot) {
+    await takeScreenshot(main.context, base, { steps: options.steps });
+    console.log(`wrote ${screenshotPath}`);
+  }
   console.log(`\n(measured in ${((Date.now() - startedAt) / 1000).toFixed(0)} s)`);
 } finally {
   for (const { context, profile } of profiles) {

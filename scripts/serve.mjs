@@ -1,7 +1,8 @@
 // A static file server for the playground, bound to 127.0.0.1 only. Mounts map URL prefixes to folders:
 //   node scripts/serve.mjs --port 8080 --mount /=web --mount /lib=build/wasm/dist
 // .wasm is served as application/wasm (required for streaming compilation); pages are cross-origin isolated (for
-// fine-grained timers) and carry a Content-Security-Policy (below). Prints the URL when ready.
+// fine-grained timers) and carry a Content-Security-Policy (below) unless startServer is told `policy: false`.
+// Prints the URL when ready.
 // Caching: every response says `cache-control: no-cache` (the browser must ask again each time, so an edit or a
 // rebuild shows at once) and carries validators, an ETag and Last-Modified, so asking again costs a 304 with no body
 // when nothing changed. That keeps the browser's cache entry — and Chrome's WebAssembly code cache, which stores
@@ -84,8 +85,9 @@ function notModified(request, tag, modifiedMs) {
   return Number.isFinite(since) && Math.floor(modifiedMs / 1000) * 1000 <= since;
 }
 
-/** Answers a GET or HEAD for a located file: 200 with the body (not for HEAD), or 304 without one. */
-async function sendFile(request, response, file) {
+/** Answers a GET or HEAD for a located file: 200 with the body (not for HEAD), or 304 without one; `policy`: whether
+ *  pages and worker scripts carry their Content-Security-Policy. */
+async function sendFile(request, response, file, policy) {
   // The validators come from the open file, so they describe the bytes sent even if the file is replaced meanwhile.
   const handle = await open(file, 'r');
   let stats;
@@ -105,7 +107,7 @@ async function sendFile(request, response, file) {
     'cache-control': 'no-cache',
     etag: tag,
     'last-modified': new Date(modifiedMs).toUTCString(),
-    ...securityPolicy(file),
+    ...(policy ? securityPolicy(file) : {}),
     // Cross-origin isolation: browsers then time with performance.now() at 5 µs instead of 100 µs, which the
     // per-step timings need (a traced step takes 20-30 µs). Every asset is same-origin, so nothing breaks.
     'cross-origin-opener-policy': 'same-origin',
@@ -119,7 +121,13 @@ async function sendFile(request, response, file) {
   }
 }
 
-export function startServer({ port, mounts }) {
+/**
+ * Serves `mounts` ([{prefix, root}]) on 127.0.0.1:`port` (0: any free port); resolves to the listening server.
+ * `policy: false` leaves out the Content-Security-Policy, for a page that is not the playground's: tests/package
+ * serves a project that loads the API on the page itself, through an inline import map, which embind's `new Function`
+ * and the inline script need and PAGE_POLICY forbids.
+ */
+export function startServer({ port, mounts, policy = true }) {
   const server = createServer((request, response) => {
     let urlPath = request.url;
     let file = null;
@@ -131,7 +139,7 @@ export function startServer({ port, mounts }) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${urlPath}\n`);
       return;
     }
-    sendFile(request, response, file).catch((error) => {  // removed or unreadable since locate(): as if not there
+    sendFile(request, response, file, policy).catch((error) => {  // removed or unreadable since locate(): as if not there
       if (response.headersSent) response.destroy(error);
       else response.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${urlPath}\n`);
     });

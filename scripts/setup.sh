@@ -28,7 +28,8 @@ fi
 
 # npm packages: the page's (uPlot, dagre, bundled by esbuild), AutoGraph's parser (acorn, astring, bundled too), the
 # tests' (playwright-core, typescript), AutoGraph's source map writer (source-map-js). Installed for serving too: the
-# page is built from them. The JS benchmark's TensorFlow.js is not: `npm ci --prefix bench/js` installs it.
+# page is built from them. The JS benchmark's TensorFlow.js is not:
+# bench/js/ragged_js_bench.mjs installs it on its first run (npm ci --prefix bench/js).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error

@@ -2,6 +2,8 @@
 // the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
 // same initial weights. Prints median step times and ratios; a benchmark, not a test.
 //   node bench/js/ragged_js_bench.mjs [--steps 2000] [--tfjs-steps 500] [--json out.json]
+// The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -79,14 +81,28 @@ for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0'
   model.dispose();
 }
 
-// 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op).
+// 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
+// (286 MB), so scripts/setup.sh leaves it out: the first run that compares installs it, from bench/js/package-lock.json.
 const require = createRequire(import.meta.url);
-let tf = null;
-try {
-  tf = require('@tensorflow/tfjs');
+const loadTfjs = () => {
+  const module = require('@tensorflow/tfjs');
   require('@tensorflow/tfjs-backend-wasm');
-} catch (error) {
-  console.log(`TensorFlow.js not installed (${error.message.split('\n')[0]}): \`npm ci --prefix bench/js\` installs it (bench/js/package.json)`);
+  return module;
+};
+let tf = null;
+if (tfjsSteps > 0) {
+  try {
+    tf = loadTfjs();
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    console.log('TensorFlow.js is not installed; installing it once: npm ci --prefix bench/js (286 MB; --tfjs-steps 0 skips it)');
+    const npm = spawnSync('npm', ['ci', '--prefix', dirname(fileURLToPath(import.meta.url)), '--no-audit', '--no-fund',
+                                  '--loglevel=error'], { stdio: 'inherit' });
+    if (npm.status !== 0)
+      throw new Error(`npm ci --prefix bench/js failed (${npm.error?.message ?? `exit code ${npm.status}`}); ` +
+                      'TensorFlow.js is needed for the comparison, --tfjs-steps 0 runs without it');
+    tf = loadTfjs();
+  }
 }
 if (tf && tfjsSteps > 0) {
   const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));

@@ -16,6 +16,11 @@ mkdirSync(artifacts, { recursive: true });
 export async function launch(t) {
   const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: join(root, 'web') }] });
   t.after(() => server.close());
+  return { base: `http://127.0.0.1:${server.address().port}`, browser: await launchBrowser(t) };
+}
+
+/** Starts headless Chromium alone for test `t` (for a test that serves other folders); returns the browser. */
+export async function launchBrowser(t) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -23,5 +28,5 @@ export async function launch(t) {
            '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   t.after(() => browser.close());
-  return { base: `http://127.0.0.1:${server.address().port}`, browser };
+  return browser;
 }

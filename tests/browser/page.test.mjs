@@ -30,6 +30,8 @@ test('page: served with the right types; a 500-step run of all modes draws every
   const wasm = await fetch(`${base}/lib/tracelab.web.wasm`);
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+  // /lib/ is the npm package folder (tests/package installs its tarball): the page loads the API a user installs.
+  assert.equal((await (await fetch(`${base}/lib/package.json`)).json()).name, 'tracelab');
   for (const escape of ['/%2e%2e/package-lock.json', '/..%2fpackage-lock.json', '/lib/..%2f..%2fpackage-lock.json'])
     assert.equal((await fetch(`${base}${escape}`)).status, 404, escape);   // nothing outside the mounted folders
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);  // 5 µs timers instead of 100 µs

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 
 /** A temporary site: site/ at /, lib/ at /lib/, and a file beside them that must never be served. */
-async function serveTemporarySite(t) {
+async function serveTemporarySite(t, { policy } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'tracelab-serve-'));
   t.after(() => rmSync(folder, { recursive: true, force: true }));
   mkdirSync(join(folder, 'site'));
@@ -21,7 +21,7 @@ async function serveTemporarySite(t) {
   writeFileSync(join(folder, 'lib/core.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
   writeFileSync(join(folder, 'secret.txt'), 'outside the mounts\n');
   const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: join(folder, 'lib') },
-                                                       { prefix: '/', root: join(folder, 'site') }] });
+                                                       { prefix: '/', root: join(folder, 'site') }], policy });
   t.after(() => server.close());
   return { folder, port: server.address().port };
 }
@@ -100,6 +100,17 @@ test('serve: pages and worker scripts keep their Content-Security-Policy on a 30
   assert.ok(head.headers['last-modified']);
   const headCached = await get(port, '/lib/core.wasm', { method: 'HEAD', headers: { 'if-none-match': head.headers.etag } });
   assert.equal(headCached.status, 304);
+});
+
+test('serve: policy: false serves pages and worker scripts without a Content-Security-Policy, the rest unchanged', async (t) => {
+  const { port } = await serveTemporarySite(t, { policy: false });
+  for (const path of ['/', '/worker.js']) {
+    const full = await get(port, path);
+    assert.equal(full.status, 200, path);
+    assert.equal(full.headers['content-security-policy'], undefined, path);
+    for (const [name, value] of Object.entries(ISOLATION)) assert.equal(full.headers[name], value, `${path} ${name}`);
+  }
+  assert.equal((await get(port, '/lib/core.wasm')).headers['content-type'], 'application/wasm');
 });
 
 test('serve: a rewritten file gets a 200 with a new ETag and the new bytes', async (t) => {
