@@ -91,7 +91,7 @@ Tasks make_tasks(std::uint64_t seed) {
     Tensor x = tl::Generator(data_seed).normal({count, 8});
     Tensor hidden = tl::tanh(tl::matmul(x, a));
     if (task == 1) return TaskData{x, tl::argmax(tl::matmul(hidden, b), 1)};
-    return TaskData{x, tl::cast(tl::greater(tl::matmul(hidden, c), 0.f), tl::float32)};
+    return TaskData{x, tl::cast(tl::matmul(hidden, c) > 0.f, tl::float32)};
   };
   return {sample(1024, seed + 1, 1), sample(512, seed + 2, 1), sample(64, seed + 3, 2), sample(512, seed + 4, 2)};
 }
@@ -257,10 +257,10 @@ struct SequenceClassifier {
   Tensor operator()(const Tensor& x, const Tensor& lengths) const {
     Tensor first = (*cell)(tl::gather(x, tl::scalar(0), 1));  // step 0 from the zero state (builds the cell)
     Tensor longest = tl::reduce_max(lengths);
-    auto more_steps = [longest](const std::vector<Tensor>& v) { return tl::less(v[0], longest); };
+    auto more_steps = [longest](const std::vector<Tensor>& v) { return v[0] < longest; };
     auto step = [&](const std::vector<Tensor>& v) {
       Tensor next = (*cell)(tl::gather(x, v[0], 1), v[1]);
-      Tensor running = tl::expand_dims(tl::less(v[0], lengths), 1);  // (batch, 1)
+      Tensor running = tl::expand_dims(v[0] < lengths, 1);  // (batch, 1)
       return std::vector<Tensor>{v[0] + 1, tl::where(running, next, v[1])};
     };
     Tensor last_state = tl::while_loop(more_steps, step, {tl::scalar(1), first})[1];

@@ -164,7 +164,7 @@ bool variable_inside() {
 bool host_if_versus_cond() {
   std::cout << "\n3. a C++ if on a tensor vs tl::cond\n";
   auto add_one_if_positive = [](const tl::Tensor& x) {
-    if (tl::greater(x, 0.f)) return x + 1.f;  // reads the value: fine eagerly, impossible while tracing
+    if (x > 0.f) return x + 1.f;  // reads the value: fine eagerly, impossible while tracing
     return x;
   };
   std::cout << "   eagerly: f(2) = " << add_one_if_positive(tl::scalar(2.f)).values_str() << "\n";
@@ -179,7 +179,7 @@ bool host_if_versus_cond() {
   auto graph_if = tl::function(
       [](const tl::Tensor& x) {
         return tl::cond(
-            tl::greater(x, 0.f), [&] { return x + 1.f; }, [&] { return x; });
+            x > 0.f, [&] { return x + 1.f; }, [&] { return x; });
       },
       {.name = "graph_if", .arg_names = {"x"}});
   float positive = graph_if(tl::scalar(2.f)).item<float>();
@@ -196,7 +196,7 @@ bool newton_while_loop() {
   auto newton_sqrt = tl::function(
       [](const tl::Tensor& a) {
         auto not_converged = [a](const std::vector<tl::Tensor>& v) {
-          return tl::greater(tl::abs(v[0] * v[0] - a), 1e-4f * a);
+          return tl::abs(v[0] * v[0] - a) > 1e-4f * a;
         };
         auto improve = [a](const std::vector<tl::Tensor>& v) {
           return std::vector<tl::Tensor>{(v[0] + a / v[0]) * 0.5f, v[1] + 1};

@@ -41,7 +41,7 @@ int main() {
   auto abs_sum = tl::function(
       [](const tl::Tensor& x) {
         tl::Tensor s = tl::reduce_sum(x);
-        return tl::cond(tl::greater(s, 0.f), [&] { return s; }, [&] { return -s; });
+        return tl::cond(s > 0.f, [&] { return s; }, [&] { return -s; });
       },
       {.name = "abs_sum"});
   std::cout << "abs_sum([1, 2]) = " << abs_sum(tl::constant({1.f, 2.f})).item<float>()
