@@ -32,6 +32,9 @@ export declare class Tensor {
   add(b: TensorLike): Tensor; sub(b: TensorLike): Tensor; mul(b: TensorLike): Tensor; div(b: TensorLike): Tensor;
   pow(b: TensorLike): Tensor; maximum(b: TensorLike): Tensor; minimum(b: TensorLike): Tensor;
   equal(b: TensorLike): Tensor; less(b: TensorLike): Tensor; greater(b: TensorLike): Tensor;
+  notEqual(b: TensorLike): Tensor; lessEqual(b: TensorLike): Tensor; greaterEqual(b: TensorLike): Tensor;
+  logicalAnd(b: TensorLike): Tensor; logicalOr(b: TensorLike): Tensor; logicalXor(b: TensorLike): Tensor;
+  logicalNot(): Tensor;
   neg(): Tensor; abs(): Tensor; exp(): Tensor; log(): Tensor; sqrt(): Tensor; square(): Tensor;
   relu(): Tensor; sigmoid(): Tensor; tanh(): Tensor; softmax(axis?: number): Tensor; logSoftmax(axis?: number): Tensor;
   matMul(b: TensorLike, transposeA?: boolean, transposeB?: boolean): Tensor;
@@ -379,7 +382,8 @@ export interface Tracelab {
   randomNormal(shape: number[], mean?: number, stdDev?: number, dtype?: DType, seed?: number): Tensor;
 
   add: Binary; sub: Binary; mul: Binary; div: Binary; pow: Binary; maximum: Binary; minimum: Binary;
-  equal: Binary; less: Binary; greater: Binary;
+  equal: Binary; less: Binary; greater: Binary; notEqual: Binary; lessEqual: Binary; greaterEqual: Binary;
+  logicalAnd: Binary; logicalOr: Binary; logicalXor: Binary; logicalNot: Unary;
   neg: Unary; abs: Unary; exp: Unary; log: Unary; sqrt: Unary; square: Unary; relu: Unary; sigmoid: Unary; tanh: Unary;
   softmax(x: TensorLike, axis?: number): Tensor;
   logSoftmax(x: TensorLike, axis?: number): Tensor;

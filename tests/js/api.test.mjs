@@ -440,3 +440,19 @@ test('tracing: variables only on the first call, which traces again with creatio
   once.dispose();
   counter.dispose();
 });
+
+test('ops: comparisons and logical ops as TF.js names them (greaterEqual, logicalAnd, ...), as functions and methods', () => {
+  tl.tidy(() => {
+    const x = tl.tensor([0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(Array.from(x.greaterEqual(2).dataSync()), [0, 0, 1, 1, 1, 1]);
+    assert.deepEqual(Array.from(tl.lessEqual(x, 3).dataSync()), [1, 1, 1, 1, 0, 0]);
+    assert.deepEqual(Array.from(x.notEqual(4).dataSync()), [1, 1, 1, 1, 0, 1]);
+    const inside = tl.logicalAnd(x.greater(1), x.lessEqual(4));
+    assert.equal(inside.dtype, 'bool');
+    assert.deepEqual(Array.from(inside.dataSync()), [0, 0, 1, 1, 1, 0]);
+    assert.deepEqual(Array.from(inside.logicalNot().dataSync()), [1, 1, 0, 0, 0, 1]);
+    assert.deepEqual(Array.from(tl.logicalOr(x.less(1), x.greater(4)).dataSync()), [1, 0, 0, 0, 0, 1]);
+    assert.deepEqual(Array.from(tl.logicalXor(x.less(3), x.less(5)).dataSync()), [0, 0, 0, 1, 1, 0]);
+    assert.throws(() => tl.logicalAnd(x, x), { name: 'DTypeError', message: /logical_and/ });
+  });
+});

@@ -62,8 +62,9 @@ export function makeOps(engine, makeTensor, isVariable) {
   }
 
   // TF.js' positional signatures for the common ops.
-  const unary = ['neg', 'abs', 'exp', 'log', 'sqrt', 'square', 'relu', 'sigmoid', 'tanh', 'softmax'];
-  const binary = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'equal', 'less', 'greater'];
+  const unary = ['neg', 'abs', 'exp', 'log', 'sqrt', 'square', 'relu', 'sigmoid', 'tanh', 'softmax', 'logicalNot'];
+  const binary = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'equal', 'notEqual', 'less', 'lessEqual',
+                  'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor'];
   const api = {
     op,
     ops,
@@ -101,8 +102,9 @@ export function makeOps(engine, makeTensor, isVariable) {
     const pair = (v) => (Array.isArray(v) ? v : [v, v]);
     return op(name, [x], { ksize: pair(filterSize), strides: pair(strides ?? filterSize), padding: pad.toUpperCase() });
   }
-  for (const name of unary) api[name] = (x) => op(name, [x]);
-  for (const name of binary) api[name] = (a, b) => op(name, [a, b]);
+  const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);  // logicalNot -> logical_not
+  for (const name of unary) api[name] = (x) => op(snake(name), [x]);
+  for (const name of binary) api[name] = (a, b) => op(snake(name), [a, b]);
   api.softmax = (x, axis = -1) => op('softmax', [x], { axis });
 
   // Chainable methods: x.add(y), x.matMul(w), x.sum(1), x.reshape([2, 3]), ...

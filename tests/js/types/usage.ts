@@ -6,6 +6,7 @@ async function main(): Promise<number> {
   const x: Tensor = tl.tensor([[1, 2], [3, 4]]);
   const y = tl.tidy(() => x.matMul(tl.ones([2, 2])).relu().sum(1));
   const values: Float32Array | Int32Array | Uint8Array = y.dataSync();
+  const mask: Tensor = tl.logicalAnd(x.greaterEqual(2), tl.lessEqual(x, 3)).logicalNot().logicalXor(x.notEqual(1));
   const w = tl.variable(tl.zeros([20, 1]), true, 'w');
   const step = tl.function((xs: Tensor, ys: Tensor) => {
     const tape = new tl.GradientTape();
