@@ -203,11 +203,14 @@ test('page: Stop keeps the steps so far; invalid fields show a message; 375 px h
   // After Stop a fresh worker is ready: a short run works; without the warm-up the page says so.
   await page.fill('input[name=steps]', '100');
   await page.uncheck('#warmup');
+  assert.equal(await page.isChecked('#specialize-plans'), true);
+  await page.uncheck('#specialize-plans');  // TF 2.1's generic graphs: every shape rule on every step
   await page.waitForSelector('#run:not([disabled])');
   await page.click('#run');
   await page.waitForFunction(() => document.querySelector('.lane[data-mode="bucketed"]').dataset.steps === '100', null, { timeout: 120_000 });
   await page.waitForSelector('#summary tbody tr[data-mode="bucketed"]');
   assert.match(await page.textContent('#warmup-note'), /No warm-up/);
   assert.match(page.url(), /warmup=0/);
+  assert.match(page.url(), /specializePlans=false/);
   assert.deepEqual(problems, []);
 });
