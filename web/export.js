@@ -1,5 +1,7 @@
-// Exports of a run: the runner's document as JSON (built by the worker, which keeps the graphs) and a CSV with one
-// row per step (each mode's time, loss and whether the step traced).
+// Exports of a run: the runner's document as JSON (built by the worker, which keeps the graphs), a CSV with one
+// row per step (each mode's time, loss and whether the step traced), and a TensorBoard event file of each mode's
+// per-step loss and step time (tags <mode>/loss, <mode>/step_us; open it with `tensorboard --logdir <its folder>`).
+import { EventFile, eventFileName } from './lib/js/event_file.mjs';
 
 /** CSV: one row per step, a time, a loss and a traced flag per mode. */
 export function toCsv(result) {
@@ -12,7 +14,22 @@ export function toCsv(result) {
   return rows.join('\n') + '\n';
 }
 
-/** Offers `text` as a file download. */
+/**
+ * The run as a TensorBoard event file: {name, bytes}. Each mode's loss and step time at every step (a step whose
+ * loss is not finite — not recorded, or NaN — has only its time).
+ */
+export function toEventFile(result, wallTime = Date.now() / 1000) {
+  const file = new EventFile(wallTime);
+  for (const m of result.modes) {
+    for (let step = 0; step < m.step_us.length; ++step) {
+      if (Number.isFinite(m.loss[step])) file.scalar(`${m.mode}/loss`, m.loss[step], step, wallTime);
+      file.scalar(`${m.mode}/step_us`, m.step_us[step], step, wallTime);
+    }
+  }
+  return { name: eventFileName(wallTime, 'tracelab-playground'), bytes: file.bytes() };
+}
+
+/** Offers `text` (a string or bytes) as a file download. */
 export function download(name, type, text) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([text], { type }));

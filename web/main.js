@@ -3,7 +3,7 @@
 // inspector (inspector.js) and the exports (export.js). All computation and graph layout happen in the worker;
 // this thread only draws.
 import { StepChart } from './charts.js';
-import { download, toCsv } from './export.js';
+import { download, toCsv, toEventFile } from './export.js';
 import { ExperimentForm } from './form.js';
 import { drawGraph } from './inspector.js';
 import { LaneChart } from './lanes.js';
@@ -37,6 +37,7 @@ function setRunning(running) {
   $('stop').disabled = !running;
   $('export-json').disabled = running || !runs.run;
   $('export-csv').disabled = running || !runs.run;
+  $('export-tensorboard').disabled = running || !runs.run;
 }
 
 runs.on.ready = () => {
@@ -166,6 +167,10 @@ $('export-json').onclick = async () => {
   download('tracelab-ragged.json', 'application/json', json);
 };
 $('export-csv').onclick = () => download('tracelab-ragged.csv', 'text/csv', toCsv(runs.run.result));
+$('export-tensorboard').onclick = () => {
+  const file = toEventFile(runs.run.result);
+  download(file.name, 'application/octet-stream', file.bytes);
+};
 
 form.loadFromUrl();
 window.playground = { toCsv, lanes, get run() { return runs.run; } };
