@@ -141,17 +141,17 @@ test('page: served with the right types; a 500-step run of all modes draws every
   const modes = await page.evaluate(() => window.playground.run.result.modes.map((m) => ({
     mode: m.mode, loss: Array.from(m.loss, (v) => (Number.isFinite(v) ? v : null)), step_us: Array.from(m.step_us) })));
   assert.equal(modes.length, 6);
-  const expected = modes.flatMap((m) => m.step_us.flatMap((us, step) => [
+  const scalars = modes.flatMap((m) => m.step_us.flatMap((us, step) => [
     ...(m.loss[step] === null ? [] : [{ kind: 'scalar', tag: `${m.mode}/loss`, step, value: m.loss[step] }]),
     { kind: 'scalar', tag: `${m.mode}/step_us`, step, value: us }]));
-  assert.ok(expected.length >= 6 * 500, `${expected.length} scalars`);
+  assert.ok(scalars.length >= 6 * 500, `${scalars.length} scalars`);
   const logdir = mkdtempSync(join(tmpdir(), 'tracelab-page-events-'));
   try {
     copyFileSync(await eventsDownload.path(), join(logdir, eventsDownload.suggestedFilename()));
-    writeFileSync(join(logdir, 'expected.json'), JSON.stringify({ events: expected }));
+    writeFileSync(join(logdir, 'expected.json'), JSON.stringify({ events: scalars }));
     const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';  // Debian's: python3-protobuf
     const checker = new URL('../tensorboard/check_events.py', import.meta.url).pathname;
-    assert.match(execFileSync(python, [checker, logdir], { encoding: 'utf8' }), new RegExp(`check_events: OK: .*\\(${expected.length} scalars`));
+    assert.match(execFileSync(python, [checker, logdir], { encoding: 'utf8' }), new RegExp(`check_events: OK: .*\\(${scalars.length} scalars`));
   } finally {
     rmSync(logdir, { recursive: true, force: true });
   }
