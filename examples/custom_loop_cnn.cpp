@@ -9,18 +9,20 @@
 //     and a softmax Dense 2, with train_on_batch (tape, loss, gradients, Adam) and validate_on_batch (no tape,
 //     dropout off) — first eagerly, then as tl::functions, with identical seeds; each epoch is timed;
 //   * keeps per-epoch means with tl::metrics (update_state per batch, result() at the epoch's end, reset_state())
-//     and logs them once per epoch as scalar summaries (JSON Lines) through the default writer, as a Keras
-//     custom loop does with `with writer.as_default(): tf.summary.scalar(..., step=epoch)`;
+//     and logs them once per epoch as scalar summaries through the default writer, as a Keras custom loop does
+//     with `with writer.as_default(): tf.summary.scalar(..., step=epoch)` — to a JSON Lines file and to TensorBoard
+//     event files, one folder per run (<logdir>/eager, <logdir>/traced: `tensorboard --logdir <logdir>`);
 //   * keeps the checkpoint with the best validation loss (tl::KeepBest) while the traced model trains, restores
 //     it at the end and validates again.
 // The program checks that the restored model reproduces the best validation loss and accuracy, that each
-// traced step traced once, that the summary file holds each epoch's means, and (after at least 4 epochs of 256
+// traced step traced once, that the summary file holds each epoch's means and each event file a record per mean, and
+// (after at least 4 epochs of 256
 // images) that validation accuracy beats chance; it exits 1 otherwise.
 // Timings are printed, never checked.
 //
 // Build: cmake --build --preset native --target custom_loop_cnn
 // Run:   build/native/examples/custom_loop_cnn [--epochs 6] [--examples 480] [--checkpoint best.tlc]
-//                                                [--summaries scalars.jsonl] [--quick]
+//                                                [--summaries scalars.jsonl] [--logdir logs] [--quick]
 //        node build/wasm/examples/custom_loop_cnn.js --epochs 3
 #include <algorithm>
 #include <chrono>
@@ -57,6 +59,7 @@ struct Options {
   std::int64_t seed = 7;
   std::string checkpoint = "custom_loop_cnn_best.tlc";
   std::string summaries = "custom_loop_cnn_scalars.jsonl";
+  std::string logdir = "custom_loop_cnn_logs";
   bool quick = false;
 };
 
@@ -242,6 +245,44 @@ struct Run {
   float best_validation_accuracy = 0;
 };
 
+/// Sends every scalar to two writers: the JSON Lines file this program checks, and a run's TensorBoard event file.
+class BothWriters : public tl::summary::SummaryWriter {
+ public:
+  BothWriters(tl::summary::SummaryWriter& first, tl::summary::SummaryWriter& second) : first_(first), second_(second) {}
+  void write_scalar(const std::string& tag, double value, std::int64_t step) override {
+    first_.write_scalar(tag, value, step);
+    second_.write_scalar(tag, value, step);
+  }
+
+ private:
+  tl::summary::SummaryWriter& first_;
+  tl::summary::SummaryWriter& second_;
+};
+
+/// The number of complete TFRecords in an event file, each record's two masked CRC-32Cs checked; -1 when a CRC is
+/// wrong or bytes follow the last complete record.
+long long event_records(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto le = [&](std::size_t at, int n) {
+    std::uint64_t v = 0;
+    for (int i = n - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+    return v;
+  };
+  long long count = 0;
+  std::size_t at = 0;
+  while (at + 16 <= bytes.size()) {
+    std::uint64_t length = le(at, 8);
+    if (le(at + 8, 4) != tl::summary::masked_crc32c(std::string_view(bytes).substr(at, 8)) ||
+        at + 16 + length > bytes.size() ||
+        le(at + 12 + length, 4) != tl::summary::masked_crc32c(std::string_view(bytes).substr(at + 12, length)))
+      return -1;
+    at += 16 + length;
+    ++count;
+  }
+  return at == bytes.size() ? count : -1;
+}
+
 /// Writes the epoch's means (the metrics' result(), before the next epoch resets them) to the default summary
 /// writer at the current step, under "<label>/train/loss" and so on.
 void log_epoch(const std::string& label, const Trainer& trainer) {
@@ -358,12 +399,22 @@ int run_lesson(const Options& options) {
                          tl::KeepBest::Mode::min);
   std::remove(options.summaries.c_str());  // ScalarWriter appends; start this run's file afresh
   tl::summary::ScalarWriter writer(options.summaries);
+  // TensorBoard: one folder per run, so its charts draw the eager and the traced run side by side.
+  auto eager_events = tl::summary::create_file_writer(options.logdir + "/eager");
+  auto traced_events = tl::summary::create_file_writer(options.logdir + "/traced");
   Run eager_run, traced_run;
   {
-    tl::summary::DefaultWriter scope(writer);  // TF: with writer.as_default():
+    BothWriters both(writer, eager_events);
+    tl::summary::DefaultWriter scope(both);  // TF: with writer.as_default():
     eager_run = train("eager", eager_trainer, eager, data, options, nullptr);
+  }
+  {
+    BothWriters both(writer, traced_events);
+    tl::summary::DefaultWriter scope(both);
     traced_run = train("traced", traced_trainer, traced, data, options, &keep_best);
   }
+  std::printf("TensorBoard event files: %s, %s (tensorboard --logdir %s)\n", eager_events.path().c_str(),
+              traced_events.path().c_str(), options.logdir.c_str());
   print_speed(eager_run, traced_run);
   bool restored = restore_best(traced_trainer, traced, data, options, traced_run);
   std::cout << "\n";
@@ -374,6 +425,9 @@ int run_lesson(const Options& options) {
   ok = check(restored, "the restored checkpoint reproduces the best validation loss and accuracy") && ok;
   ok = check(summaries_match(options.summaries, {{"eager", &eager_run}, {"traced", &traced_run}}),
              "the summary file holds every epoch's means, at the epoch's step") && ok;
+  auto records = 1 + 4 * static_cast<long long>(options.epochs);  // file_version, then four means per epoch
+  ok = check(event_records(eager_events.path()) == records && event_records(traced_events.path()) == records,
+             "each run's event file holds its file_version record and four scalars per epoch, CRCs intact") && ok;
   if (trained_enough(options)) {
     ok = check(traced_run.best_validation_accuracy > 0.75f, "best validation accuracy above 0.75 (chance 0.5)") && ok;
   } else {
@@ -395,6 +449,7 @@ int main(int argc, char** argv) {
       .integer("--seed", &options.seed, 0, 1000000, "data and weights")
       .path("--checkpoint", &options.checkpoint, "where the best checkpoint is written")
       .path("--summaries", &options.summaries, "the per-epoch scalar summaries (JSON Lines; replaced)")
+      .path("--logdir", &options.logdir, "TensorBoard event files, one folder per run (a new file each time)")
       .toggle("--quick", &options.quick, "a smoke test: at most 2 epochs and 96 images, no accuracy check");
   if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
   if (options.quick) {

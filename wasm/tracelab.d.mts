@@ -203,6 +203,60 @@ export interface ScalarWriter {
    * `with writer.as_default(step):`; the previous writer and step are restored afterwards, even if fn throws.
    */
   asDefault<T>(fn: () => T, step?: number): T;
+  /** Throws InvalidArgument: a scalars-only writer has no histograms. */
+  histogram(tag: string, values: Tensor | ArrayLike<number>, step: number): never;
+  /** Nothing to flush. */
+  flush(): void;
+}
+
+/**
+ * A TensorBoard event-file writer (tl.summary.createFileWriter(logdir), Node only): the same bytes as
+ * tl::summary::create_file_writer, each record written through to the file.
+ */
+export interface EventFileWriter {
+  /** The event file's path: <logdir>/events.out.tfevents.<unix seconds>.<host>. */
+  readonly path: string;
+  /** A float32 scalar (plugin "scalars"). */
+  scalar(tag: string, value: number | Tensor, step: number): void;
+  /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"); the values must be finite. */
+  histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
+  /** Records are written through already: nothing to do. */
+  flush(): void;
+  /** Closes the file; later writes throw. */
+  close(): void;
+  /** As ScalarWriter.asDefault. */
+  asDefault<T>(fn: () => T, step?: number): T;
+}
+
+/** A TensorBoard event file kept in memory (tl.summary.createMemoryFileWriter()), in any environment. */
+export interface MemoryFileWriter {
+  /** TensorBoard's name for the file: events.out.tfevents.<unix seconds>.<host>. */
+  readonly fileName: string;
+  /** A float32 scalar (plugin "scalars"). */
+  scalar(tag: string, value: number | Tensor, step: number): void;
+  /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"). */
+  histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
+  /** The event file so far. */
+  bytes(): Uint8Array;
+  /** Nothing to flush. */
+  flush(): void;
+  /** As ScalarWriter.asDefault. */
+  asDefault<T>(fn: () => T, step?: number): T;
+}
+
+/** One event read back from an event file (tl.summary.readEvents). */
+export interface SummaryEvent {
+  wallTime: number;
+  step: number;
+  /** The first event's "brain.Event:2". */
+  fileVersion?: string;
+  /** A graph event. */
+  hasGraph?: boolean;
+  tag?: string;
+  /** "scalars" or "histograms". */
+  plugin?: string;
+  /** A scalar's value, or a histogram's [left, right, count] rows. */
+  value?: number | Array<[number, number, number]>;
 }
 
 export declare class Metric {
@@ -469,9 +523,20 @@ export interface Tracelab {
     save(variables: Variable[]): Uint8Array;
     restore(variables: Variable[], bytes: ArrayBuffer | Uint8Array): void;
   };
-  /** tf.summary for scalars, in memory: a writer, a default-writer scope and a current step. */
+  /** tf.summary: writers (in memory, or TensorBoard event files in Node), a default-writer scope and a current step. */
   summary: {
     scalarWriter(): ScalarWriter;
+    /** tf.summary.create_file_writer (Node only): a new event file in `logdir`, created with its parents. */
+    createFileWriter(logdir: string): EventFileWriter;
+    /** An event file kept in memory; `host` goes into its file name (default "tracelab"). */
+    createMemoryFileWriter(host?: string): MemoryFileWriter;
+    /** The events of an event file's bytes; throws InvalidArgument for a wrong CRC, leaves out a cut-short tail. */
+    readEvents(bytes: Uint8Array): SummaryEvent[];
+    /**
+     * tf.summary.histogram to the default writer, at `step` or the current step; false when no writer is the default.
+     * Throws InvalidArgument from a scalars-only writer, or when there is a default writer but no step.
+     */
+    histogram(tag: string, values: Tensor | ArrayLike<number>, step?: number): boolean;
     /**
      * Writes to the default writer (ScalarWriter.asDefault) at `step`, or at the current step (setStep) when omitted.
      * true when written; false, writing nothing, when no writer is the default (as tf.summary.scalar). Throws

@@ -3,7 +3,7 @@
 // inspector (inspector.js) and the exports (export.js). All computation and graph layout happen in the worker;
 // this thread only draws.
 import { StepChart } from './charts.js';
-import { download, toCsv } from './export.js';
+import { download, toCsv, toEventFile } from './export.js';
 import { ExperimentForm } from './form.js';
 import { drawGraph } from './inspector.js';
 import { LaneChart } from './lanes.js';
@@ -40,6 +40,7 @@ function setRunning(running) {
   // A stopped run's worker is gone, and with it the trained step.
   $('export-model').disabled = running || !runs.run || runs.run.stopped ||
     !runs.run.result?.modes.some((m) => m.saved_model_bytes > 0);
+  $('export-tensorboard').disabled = running || !runs.run;
 }
 
 runs.on.ready = () => {
@@ -172,6 +173,10 @@ $('export-csv').onclick = () => download('tracelab-ragged.csv', 'text/csv', toCs
 $('export-model').onclick = async () => {
   const { mode, bytes } = await runs.savedModel();
   download(`tracelab-train-step-${mode}.tlsm`, 'application/octet-stream', bytes);
+};
+$('export-tensorboard').onclick = () => {
+  const file = toEventFile(runs.run.result);
+  download(file.name, 'application/octet-stream', file.bytes);
 };
 
 form.loadFromUrl();

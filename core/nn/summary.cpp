@@ -21,6 +21,16 @@ State& state() noexcept {
 
 }  // namespace
 
+void SummaryWriter::write_histogram(const std::string& tag, const Tensor&, std::int64_t) {
+  throw InvalidArgument("summary::histogram('" + tag + "'): this writer writes scalars only (an EventFileWriter "
+                        "from tl::summary::create_file_writer writes histograms)");
+}
+
+void SummaryWriter::write_graph(const graph::Graph&, std::int64_t) {
+  throw InvalidArgument("summary::graph: this writer writes scalars only (an EventFileWriter from "
+                        "tl::summary::create_file_writer writes graphs)");
+}
+
 ScalarWriter::ScalarWriter(const std::string& path) : path_(path), out_(path, std::ios::app) {
   TL_CHECK(out_.good(), InvalidArgument, "summary: cannot open '", path, "' for writing");
 }

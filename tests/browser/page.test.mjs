@@ -2,12 +2,16 @@
 // as application/wasm; a 500-step run of all six modes fills one lane per mode with every step and one labelled
 // marker per trace, after the engine warm-up (on by default, said under the lanes); the summary, warnings and
 // inspector (laid out in the worker; the loop's dataset_loop drawn with its body inside, closed and opened by a
-// click) fill; exports are valid JSON and CSV, the trained step downloads as a saved model that loads; Stop keeps the steps so far; a run without warm-up says so; invalid
+// click) fill; exports are valid JSON and CSV, the trained step downloads as a saved model that loads, and the
+// TensorBoard download is an event file that the protoc-based checker (tests/tensorboard/check_events.py) reads
+// back as each mode's per-step loss and step time; Stop keeps the steps so far; a run without warm-up says so; invalid
 // fields get a message; no console errors; no horizontal scroll at 375 px.
 // Screenshots go to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifacts, launch } from './launch.mjs';
 
@@ -161,6 +165,27 @@ return { signature: step.signature, variables: model.variables.length, loss, mis
   assert.equal(loaded.signature, 'train_step(x: float32 (None, None, 20), y: float32 (None,)) -> (float32 ())');
   assert.ok(loaded.variables >= 10 && Number.isFinite(loaded.loss), JSON.stringify(loaded));
   assert.match(loaded.mismatch, /^InvalidArgument: saved_model: function 'train_step': argument 'x' expects float32 \(None, None, 20\)/);
+
+  // The TensorBoard file: <mode>/loss and <mode>/step_us at every step, checked against the page's own result.
+  const [eventsDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-tensorboard')]);
+  assert.match(eventsDownload.suggestedFilename(), /^events\.out\.tfevents\.\d{10}\.tracelab-playground$/);
+  const modes = await page.evaluate(() => window.playground.run.result.modes.map((m) => ({
+    mode: m.mode, loss: Array.from(m.loss, (v) => (Number.isFinite(v) ? v : null)), step_us: Array.from(m.step_us) })));
+  assert.equal(modes.length, 6);
+  const scalars = modes.flatMap((m) => m.step_us.flatMap((us, step) => [
+    ...(m.loss[step] === null ? [] : [{ kind: 'scalar', tag: `${m.mode}/loss`, step, value: m.loss[step] }]),
+    { kind: 'scalar', tag: `${m.mode}/step_us`, step, value: us }]));
+  assert.ok(scalars.length >= 6 * 500, `${scalars.length} scalars`);
+  const logdir = mkdtempSync(join(tmpdir(), 'tracelab-page-events-'));
+  try {
+    copyFileSync(await eventsDownload.path(), join(logdir, eventsDownload.suggestedFilename()));
+    writeFileSync(join(logdir, 'expected.json'), JSON.stringify({ events: scalars }));
+    const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';  // Debian's: python3-protobuf
+    const checker = new URL('../tensorboard/check_events.py', import.meta.url).pathname;
+    assert.match(execFileSync(python, [checker, logdir], { encoding: 'utf8' }), new RegExp(`check_events: OK: .*\\(${scalars.length} scalars`));
+  } finally {
+    rmSync(logdir, { recursive: true, force: true });
+  }
 
   // Settings live in the URL, so a link reproduces the run.
   assert.match(page.url(), /steps=500/);

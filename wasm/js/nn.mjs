@@ -2,6 +2,7 @@
 // tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
 import { InvalidArgument, guard } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
+import { EventFile, eventFileName, fileVersionEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
 
 export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
   const core = engine.core;
@@ -130,11 +131,12 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
 }
 
 /**
- * tf.summary's shape for scalars, kept in memory: scalarWriter() gives a writer of {step, tag, value, wall_time}
- * records (tl::summary's JSON Lines format); writer.asDefault(fn, step) makes it the default writer while fn runs
- * (TF's `with writer.as_default(step):`), and summary.scalar(tag, value, step?) writes to the default writer, at the
- * current step (summary.setStep) when no step is given. As in TensorFlow, scalar returns false and writes nothing
- * when there is no default writer.
+ * tf.summary's shape: scalarWriter() gives an in-memory writer of {step, tag, value, wall_time} records
+ * (tl::summary's JSON Lines format); createFileWriter(logdir) (Node) a TensorBoard event-file writer, the same bytes
+ * as tl::summary::create_file_writer (event_file.mjs). writer.asDefault(fn, step) makes a writer the default while
+ * fn runs (TF's `with writer.as_default(step):`), and summary.scalar / summary.histogram write to the default
+ * writer, at the current step (summary.setStep) when no step is given. As in TensorFlow, they return false and
+ * write nothing when there is no default writer.
  */
 function makeSummary(Tensor) {
   let defaultWriter = null;
@@ -156,7 +158,39 @@ function makeSummary(Tensor) {
     return value;
   };
 
-  class ScalarWriter {
+  const numbers = (values, where) => {
+    if (values instanceof Tensor) return Array.from(values.dataSync(), Number);
+    if (Array.isArray(values) || ArrayBuffer.isView(values)) return Array.from(values, Number);
+    throw new InvalidArgument(`${where}: expected a tensor or an array of numbers, got ${typeof values}`);
+  };
+
+  class Writer {
+    /**
+     * Runs fn() with this writer as the default (and `step`, when given, as the current step); afterwards, even
+     * when fn throws, the previous default writer (and step) are back. Returns what fn returns. fn runs
+     * synchronously: a scope does not span an await.
+     */
+    asDefault(fn, step) {
+      if (typeof fn !== 'function') throw new InvalidArgument(`${this.constructor.name}.asDefault: expected a function to run`);
+      const previousWriter = defaultWriter, previousStep = currentStep;
+      if (step !== undefined) currentStep = checkStep(step, `${this.constructor.name}.asDefault`);
+      defaultWriter = this;
+      try {
+        return fn();
+      } finally {
+        defaultWriter = previousWriter;
+        if (step !== undefined) currentStep = previousStep;
+      }
+    }
+    /** A scalars-only writer has no histograms. */
+    histogram(tag) {
+      throw new InvalidArgument(`tl.summary.histogram('${tag}'): this writer writes scalars only (tl.summary.createFileWriter writes histograms)`);
+    }
+    /** Nothing to flush: records are written as they are made. */
+    flush() {}
+  }
+
+  class ScalarWriter extends Writer {
     #records = [];
     /** Appends one record. */
     scalar(tag, value, step) {
@@ -170,28 +204,95 @@ function makeSummary(Tensor) {
       const finite = (r) => (Number.isFinite(r.value) ? r : { ...r, value: Number.isNaN(r.value) ? 'nan' : r.value > 0 ? 'inf' : '-inf' });
       return this.#records.map((r) => JSON.stringify(finite(r))).join('\n') + (this.#records.length ? '\n' : '');
     }
-    /**
-     * Runs fn() with this writer as the default (and `step`, when given, as the current step); afterwards, even
-     * when fn throws, the previous default writer (and step) are back. Returns what fn returns. fn runs
-     * synchronously: a scope does not span an await.
-     */
-    asDefault(fn, step) {
-      if (typeof fn !== 'function') throw new InvalidArgument('ScalarWriter.asDefault: expected a function to run');
-      const previousWriter = defaultWriter, previousStep = currentStep;
-      if (step !== undefined) currentStep = checkStep(step, 'ScalarWriter.asDefault');
-      defaultWriter = this;
+  }
+
+  /** A TensorBoard event file kept in memory (any environment, the page too): bytes() is the file so far. */
+  class MemoryFileWriter extends Writer {
+    #file;
+    /** TensorBoard's name for the file: events.out.tfevents.<unix seconds>.<host>. */
+    fileName;
+    constructor(host) {
+      super();
+      const wallTime = Date.now() / 1000;
+      this.#file = new EventFile(wallTime);
+      this.fileName = eventFileName(wallTime, host);
+    }
+    /** tf.summary.scalar into this file (a float32 scalar tensor, plugin "scalars"). */
+    scalar(tag, value, step) {
+      const where = 'MemoryFileWriter.scalar';
+      this.#file.scalar(checkTag(tag, where), scalarValue(value, where), checkStep(step, where));
+    }
+    /** tf.summary.histogram into this file: `buckets` equal-width buckets of a tensor's or an array's values. */
+    histogram(tag, values, step, buckets = 30) {
+      const where = 'MemoryFileWriter.histogram';
+      this.#file.histogram(checkTag(tag, where), numbers(values, where), checkStep(step, where), buckets);
+    }
+    /** The event file so far (a Uint8Array), ready to save as fileName. */
+    bytes() { return this.#file.bytes(); }
+  }
+
+  /** A TensorBoard event file in `logdir`, every record written through to it (Node: node:fs). */
+  class EventFileWriter extends Writer {
+    #fs;
+    #fd;
+    /** The event file's path. */
+    path;
+    constructor(logdir) {
+      super();
+      const where = 'tl.summary.createFileWriter';
+      const getModule = globalThis.process?.getBuiltinModule;
+      if (typeof getModule !== 'function') throw new InvalidArgument(`${where}: writes files in Node only (tl.summary.createMemoryFileWriter() keeps one in memory)`);
+      if (typeof logdir !== 'string' || logdir === '') throw new InvalidArgument(`${where}: expected a folder path, got ${String(logdir)}`);
+      const fs = getModule('node:fs'), os = getModule('node:os'), path = getModule('node:path');
       try {
-        return fn();
-      } finally {
-        defaultWriter = previousWriter;
-        if (step !== undefined) currentStep = previousStep;
+        fs.mkdirSync(logdir, { recursive: true });
+      } catch (error) {
+        throw new InvalidArgument(`${where}: cannot create the log folder '${logdir}': ${error.message}`);
       }
+      const wallTime = Date.now() / 1000;
+      const base = path.join(logdir, eventFileName(wallTime, os.hostname() || 'localhost'));
+      let file = base;
+      for (let n = 1; fs.existsSync(file); ++n) file = `${base}.${n}`;
+      try {
+        this.#fd = fs.openSync(file, 'wx');
+      } catch (error) {
+        throw new InvalidArgument(`${where}: cannot create the event file '${file}': ${error.message}`);
+      }
+      this.#fs = fs;
+      this.path = file;
+      this.#write(fileVersionEvent(wallTime));
+    }
+    #write(event) {
+      if (this.#fd === null) throw new InvalidArgument(`EventFileWriter: '${this.path}' is closed`);
+      const record = tfrecord(event);
+      for (let at = 0; at < record.length;) at += this.#fs.writeSync(this.#fd, record, at, record.length - at);
+    }
+    /** tf.summary.scalar into this file (a float32 scalar tensor, plugin "scalars"). */
+    scalar(tag, value, step) {
+      const where = 'EventFileWriter.scalar';
+      this.#write(scalarEvent(checkTag(tag, where), scalarValue(value, where), checkStep(step, where), Date.now() / 1000));
+    }
+    /** tf.summary.histogram into this file: `buckets` equal-width buckets of a tensor's or an array's values. */
+    histogram(tag, values, step, buckets = 30) {
+      const where = 'EventFileWriter.histogram';
+      this.#write(histogramEvent(checkTag(tag, where), numbers(values, where), checkStep(step, where), Date.now() / 1000, buckets));
+    }
+    /** Closes the file; later writes throw. */
+    close() {
+      if (this.#fd !== null) this.#fs.closeSync(this.#fd);
+      this.#fd = null;
     }
   }
 
   return {
     /** A new in-memory writer. */
     scalarWriter: () => new ScalarWriter(),
+    /** tf.summary.create_file_writer (Node): a new TensorBoard event file in `logdir`, made with its parents. */
+    createFileWriter: (logdir) => new EventFileWriter(logdir),
+    /** An event file kept in memory (in a page, or anywhere): writer.bytes() is the file, writer.fileName its name. */
+    createMemoryFileWriter: (host = 'tracelab') => new MemoryFileWriter(host),
+    /** The events of an event file's bytes ({wallTime, step, tag, plugin, value, ...}); CRCs checked. */
+    readEvents,
     /**
      * tf.summary.scalar: writes (tag, value) to the default writer at `step`, or at the current step when step is
      * omitted; true when written, false (nothing written) when no writer is the default. InvalidArgument when
@@ -202,6 +303,17 @@ function makeSummary(Tensor) {
       const at = step ?? currentStep;
       if (at === null) throw new InvalidArgument(`tl.summary.scalar('${tag}'): no step given and none set (tl.summary.setStep, or writer.asDefault(fn, step))`);
       defaultWriter.scalar(tag, value, at);
+      return true;
+    },
+    /**
+     * tf.summary.histogram: writes a histogram of `values` (a tensor or numbers) to the default writer, at `step`
+     * or the current step; false when no writer is the default. InvalidArgument from a scalars-only writer.
+     */
+    histogram(tag, values, step) {
+      if (defaultWriter === null) return false;
+      const at = step ?? currentStep;
+      if (at === null) throw new InvalidArgument(`tl.summary.histogram('${tag}'): no step given and none set (tl.summary.setStep, or writer.asDefault(fn, step))`);
+      defaultWriter.histogram(tag, values, at);
       return true;
     },
     /** tf.summary.experimental.set_step: the step scalar() uses when given none (an integer, or null for none). */

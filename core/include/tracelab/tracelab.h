@@ -30,6 +30,7 @@
 #include "tracelab/graph/graph.h"
 #include "tracelab/graph/passes.h"
 #include "tracelab/nn/checkpoint.h"
+#include "tracelab/nn/event_file.h"
 #include "tracelab/nn/losses.h"
 #include "tracelab/nn/metrics.h"
 #include "tracelab/nn/optimizers.h"

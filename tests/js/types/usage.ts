@@ -62,6 +62,12 @@ async function main(): Promise<number> {
   }, 1);
   const currentStep: number | null = tl.summary.getStep();
   traceUs.push(Number(wrote) + (currentStep ?? 0) + writer.records().length + Number(tl.summary.scalar('loss', 0.5, 2)));
+  const events = tl.summary.createMemoryFileWriter('host');
+  events.asDefault(() => tl.summary.histogram('w', [1, 2, 3]), 3);
+  events.scalar('loss', tl.scalar(0.25), 4);
+  const read = tl.summary.readEvents(events.bytes());
+  const value = read[1].value;
+  traceUs.push(read.length + events.fileName.length + (typeof value === 'number' ? value : value?.length ?? 0));
   try {
     tl.matMul(x, x);
   } catch (e) {

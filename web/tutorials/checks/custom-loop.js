@@ -15,9 +15,15 @@ function standardize(pixels) {
   return values.map((v) => (v - mean) / spread);
 }
 
-/** What the epochs cell must have logged: train/loss, validation/loss, validation/accuracy at steps 1..3, in order. */
+/**
+ * What the epochs cell must have logged: an event file opening with "brain.Event:2", then train/loss,
+ * validation/loss, validation/accuracy as scalars at steps 1..3, in order.
+ */
 function summaryProblems(result) {
-  const records = result?.summaries ?? [], losses = result?.stepLosses ?? [];
+  const records = result?.summaries ?? [], losses = result?.stepLosses ?? [], file = result?.eventFile ?? {};
+  if (!/^events\.out\.tfevents\.\d+\.\S+$/.test(file.name ?? '') || file.fileVersion !== 'brain.Event:2' || file.events !== 10)
+    return `expected an event file events.out.tfevents.<time>.<host> of 10 events opening with brain.Event:2, got ${json(file)}`;
+  if (records.some((r) => r.plugin !== 'scalars')) return `expected every summary written as a scalar (plugin "scalars")`;
   const tags = ['train/loss', 'validation/loss', 'validation/accuracy'];
   if (losses.length !== 48) return `expected 48 step losses (3 epochs of 16 batches), got ${losses.length}`;
   const layout = records.map((r) => `${r.step} ${r.tag}`);

@@ -1,7 +1,8 @@
-// Summaries (tf.summary for scalars): a writer, a default-writer scope with a current step, and free functions
-// that write to the default writer. The writer here is ScalarWriter — JSON Lines, one object per line with the
-// step, the tag, the value and the wall time, for the web UI (or any plotting tool) to read; TensorBoard's binary
-// event files would be a second SummaryWriter. Write from the (eager) training loop, e.g. with a metric's result.
+// Summaries (tf.summary): a writer, a default-writer scope with a current step, and free functions that write to
+// the default writer. ScalarWriter here writes JSON Lines, one object per line with the step, the tag, the value
+// and the wall time, for the web UI (or any plotting tool) to read; EventFileWriter (event_file.h) writes
+// TensorBoard event files and also takes histograms and graphs. Write from the (eager) training loop, e.g. with a
+// metric's result.
 //
 //   tl::summary::ScalarWriter writer("run/scalars.jsonl");
 //   tl::summary::DefaultWriter scope(writer);    // TF: with writer.as_default():
@@ -17,16 +18,21 @@
 #include <optional>
 #include <string>
 
+#include "tracelab/graph/graph.h"
 #include "tracelab/tensor/tensor.h"
 
 namespace tl::summary {
 
-/// Where summaries go: a JSON Lines ScalarWriter, or any other kind (a TensorBoard event-file writer, say).
+/// Where summaries go: a JSON Lines ScalarWriter, a TensorBoard EventFileWriter, or any other kind.
 class SummaryWriter {
  public:
   virtual ~SummaryWriter() = default;
   /// Writes one scalar record; InvalidArgument when it cannot be written.
   virtual void write_scalar(const std::string& tag, double value, std::int64_t step) = 0;
+  /// Writes a histogram of a concrete tensor's values; this default throws InvalidArgument (a scalars-only writer).
+  virtual void write_histogram(const std::string& tag, const Tensor& values, std::int64_t step);
+  /// Writes a graph; this default throws InvalidArgument (a scalars-only writer).
+  virtual void write_graph(const graph::Graph& graph, std::int64_t step);
   /// Makes what was written visible to readers (a no-op for writers that flush every record).
   virtual void flush() {}
 };
