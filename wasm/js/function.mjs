@@ -52,15 +52,18 @@ export function makeFunction(engine, isVariable) {
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
     const traced = (...args) => {  // called by the core only while it traces
       engine.tracing += 1;
+      engine.traceNames.push(name);  // symbolic tensors made now remember the function (Tensor.traceName)
       try {
         return fn(...args);
       } finally {
         engine.tracing -= 1;
+        engine.traceNames.pop();
       }
     };
     // A trace the core starts by itself (tl.savedModel.save tracing the input signature) has no JS arguments: the
     // symbolic inputs are all of them.
     const trampoline = engine.trampoline(traced, name, (symbolic) => {
+      for (const t of symbolic) t.traceName = name;  // wrapped before `traced` runs
       if (currentArgs === null) return symbolic;
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
