@@ -99,10 +99,20 @@ export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values
       fail(ShapeError, `${path} has ${value.length} element${value.length === 1 ? '' : 's'} where ` +
                        `${firstPath(root, depth)} has ${dims[depth]} (ragged nesting; use equal lengths)`);
     if (isTypedArray(value) && depth === dims.length - 1) {
-      for (let i = 0; i < value.length; ++i) data[next++] = leafNumber(Number(value[i]), target, `${path}[${i}]`, fail);
+      if (target === 'float32' || (target === 'int32' && value instanceof Int32Array)) {
+        data.set(value, next);  // exact (float32 rounds as Math.fround does), one copy
+        next += value.length;
+      } else {
+        for (let i = 0; i < value.length; ++i) data[next++] = leafNumber(Number(value[i]), target, `${path}[${i}]`, fail);
+      }
       return;
     }
-    for (let i = 0; i < value.length; ++i) walk(value[i], `${path}[${i}]`, depth + 1);
+    const leaves = depth === dims.length - 1 && target === 'float32';
+    for (let i = 0; i < value.length; ++i) {
+      const element = value[i];
+      if (leaves && typeof element === 'number') data[next++] = element;  // the common case, no path string made
+      else walk(element, `${path}[${i}]`, depth + 1);
+    }
   };
   walk(values, root, 0);
   return { data, dims, dtype: target };
