@@ -59,8 +59,16 @@ export async function loadTracelab({ autograph = true } = {}) {
     opNames: () => core.opNames(),
     /** One op's description: {name, doc, inputs, outputs, attrs: [{name, type, required}], differentiable}. */
     opInfo: (name) => errors.guard(() => core.opInfo(name)),
-    /** Plain-data op call: [{dtype, shape, values}] -> {dtype, shape, values} (values copied out). */
-    runOp: (name, inputs, attrs = {}) => errors.guard(() => core.runOp(name, inputs, attrs)),
+    /**
+     * Plain-data op call: [{dtype = 'float32', shape, values}] -> {dtype, shape, values} (values copied out); the
+     * values convert as tl.tensor's do (wasm/js/values.mjs), errors naming inputs[i].values.
+     */
+    runOp: (name, inputs, attrs = {}) => {
+      const plain = Array.isArray(inputs) ? inputs.map((input, i) => (input && typeof input === 'object' && 'values' in input
+        ? { ...input, values: toTensorData(input.values, input.dtype ?? 'float32', { what: name, root: `inputs[${i}].values` }).data }
+        : input)) : inputs;
+      return errors.guard(() => core.runOp(name, plain, attrs));
+    },
     ...creation,
     ...ops,
     ...autodiff.api,

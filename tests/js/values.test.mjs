@@ -64,6 +64,8 @@ test('values: op inputs, variables and dataset elements go through the same conv
     assert.deepEqual(read(tl.add(tl.tensor([1, 2], [2], 'int32'), 3)), { dtype: 'int32', shape: [2], values: [4, 5] });
     assert.deepEqual(read(tl.logicalAnd(tl.tensor([true, true]), [true, false])).values, [1, 0]);
     assert.deepEqual(read(tl.gather(tl.tensor([5, 6, 7]), [2, 0])).values, [7, 5]);
+    assert.deepEqual(tl.runOp('neg', [{ shape: [2], values: new Float64Array([1, 2]) }]).values, new Float32Array([-1, -2]));
+    assert.deepEqual(tl.runOp('neg', [{ dtype: 'int32', shape: [2], values: [[1], [2]] }]).values, new Int32Array([-1, -2]));
     assert.throws(() => tl.add(tl.tensor([1, 2], [2], 'int32'), 0.5),
                   { name: 'InvalidArgument', message: 'add: input 1: value is the number 0.5; an int32 tensor holds integers in [-2147483648, 2147483647]' });
     assert.throws(() => tl.add(x, [[1], [2, 3]]),
@@ -109,6 +111,7 @@ test('values: rejected kinds throw their Error subclass with the path', () => {
     [() => tl.scalar('1'), 'DTypeError', "tl.scalar: value is the string '1'"],
     [() => tl.add(tl.ones([2]), [1, 'a']), 'DTypeError', "add: input 1: value[1] is the string 'a'; expected a number or boolean"],
     [() => tl.add(tl.ones([2]), 'a'), 'InvalidArgument', "add: input 1: expected a tensor (or a number, boolean, array or typed array), got the string 'a'"],
+    [() => tl.runOp('neg', [{ shape: [2], values: [1, 'b'] }]), 'DTypeError', "neg: inputs[0].values[1] is the string 'b'; expected a number or boolean"],
     [() => tl.add(tl.ones([2]), 2n), 'InvalidArgument', 'add: input 1: expected a tensor (or a number, boolean, array or typed array), got the BigInt 2n'],
   ];
   const before = tl.memory().numTensors;
