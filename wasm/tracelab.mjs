@@ -17,7 +17,7 @@ import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
 import { Engine, Tensor } from './js/tensor.mjs';
-import { toTensorData } from './js/values.mjs';
+import { toScalarData, toTensorData } from './js/values.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
                typeof window === 'undefined' && typeof importScripts !== 'function';
@@ -151,10 +151,14 @@ function makeCreation(engine) {
      * the dtype is inferred when not given (bool for booleans, int32 for Int32Array / Uint8Array, else float32).
      */
     tensor: (values, shape, dtype) => make(values, shape, dtype),
-    scalar: (value, dtype) => make(value, [], dtype, { what: 'tl.scalar', root: 'value' }),
+    scalar: (value, dtype) => {
+      const { data, dtype: made } = toScalarData(value, dtype, { what: 'tl.scalar' });
+      return engine.wrap(errors.guard(() => core.tensorNew(data, [], made)));
+    },
     zeros: (shape, dtype = 'float32') => filled(shape, 0, dtype),
     ones: (shape, dtype = 'float32') => filled(shape, 1, dtype),
-    fill: (shape, value, dtype = 'float32') => filled(shape, value, dtype),
+    /** A tensor of `shape` holding `value` (a number or boolean, converted to `dtype` as tl.tensor converts). */
+    fill: (shape, value, dtype = 'float32') => filled(shape, toScalarData(value, dtype, { what: 'tl.fill' }).data[0], dtype),
     /** [start, stop) in steps of `step` (TF.js' tl.range). */
     range: (start, stop, step = 1, dtype = 'float32') =>
       engine.wrap(errors.guard(() => core.tensorRange(start, stop, step, dtype))),

@@ -26,6 +26,10 @@ test('values: numbers, booleans and nested arrays convert exactly, with the dtyp
     assert.deepEqual(read(tl.tensor([NaN, -Infinity])).values, [NaN, -Infinity]);
     assert.deepEqual(read(tl.tensor([-2147483648, 2147483647], [2], 'int32')).values, [-2147483648, 2147483647]);
     assert.deepEqual(read(tl.scalar(7, 'int32')), { dtype: 'int32', shape: [], values: [7] });
+    assert.deepEqual(read(tl.scalar(false)), { dtype: 'bool', shape: [], values: [0] });
+    assert.deepEqual(read(tl.fill([2], 3.5)), { dtype: 'float32', shape: [2], values: [3.5, 3.5] });
+    assert.deepEqual(read(tl.fill([2], true, 'bool')), { dtype: 'bool', shape: [2], values: [1, 1] });
+    assert.deepEqual(read(tl.fill([1], 2, 'bool')), { dtype: 'bool', shape: [1], values: [1] });
     // Mixes, as TF.js converts them: the first leaf decides the dtype; true is 1, a non-zero number is true.
     assert.deepEqual(read(tl.tensor([1, true, false])), { dtype: 'float32', shape: [3], values: [1, 1, 0] });
     assert.deepEqual(read(tl.tensor([true, 2, 0])), { dtype: 'bool', shape: [3], values: [1, 1, 0] });
@@ -109,6 +113,11 @@ test('values: rejected kinds throw their Error subclass with the path', () => {
     [() => tl.tensor(new Uint32Array([2 ** 32 - 1]), [1], 'int32'), 'InvalidArgument', 'tl.tensor: values[0] is the number 4294967295'],
     [() => tl.tensor([1], [1], 'float64'), 'InvalidArgument', "tl.tensor: dtype must be one of 'float32', 'int32', 'bool', got the string 'float64'"],
     [() => tl.scalar('1'), 'DTypeError', "tl.scalar: value is the string '1'"],
+    [() => tl.scalar([1, 2]), 'InvalidArgument', 'tl.scalar: value is an array of 2 elements; expected a number or boolean'],
+    [() => tl.fill([2], 'a'), 'DTypeError', "tl.fill: value is the string 'a'; expected a number or boolean"],
+    [() => tl.fill([2], 2n), 'DTypeError', 'tl.fill: value is the BigInt 2n; expected a number or boolean (convert it with Number(2n)'],
+    [() => tl.fill([2], null), 'InvalidArgument', 'tl.fill: value is null; expected a number or boolean'],
+    [() => tl.fill([2], 0.5, 'int32'), 'InvalidArgument', 'tl.fill: value is the number 0.5; an int32 tensor holds integers'],
     [() => tl.add(tl.ones([2]), [1, 'a']), 'DTypeError', "add: input 1: value[1] is the string 'a'; expected a number or boolean"],
     [() => tl.add(tl.ones([2]), 'a'), 'InvalidArgument', "add: input 1: expected a tensor (or a number, boolean, array or typed array), got the string 'a'"],
     [() => tl.runOp('neg', [{ shape: [2], values: [1, 'b'] }]), 'DTypeError', "neg: inputs[0].values[1] is the string 'b'; expected a number or boolean"],

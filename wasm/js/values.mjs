@@ -61,9 +61,9 @@ export function inferDtype(values) {
 /**
  * Converts `values` (see the file comment) into {data, dims, dtype}: `data` a Float32Array, Int32Array or Uint8Array
  * (bool) of the flattened values, `dims` the nesting's shape. `dtype` undefined infers it. Errors begin with
- * `what` ("tl.tensor") and name positions from `root` ("values").
+ * `what` ("tl.tensor") and name positions from `root` ("values"); `single`: a scalar is expected (toScalarData).
  */
-export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values' } = {}) {
+export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values', single = false } = {}) {
   const target = dtype ?? inferDtype(values);
   if (!DTYPES.includes(target))
     throw new InvalidArgument(`${what}: dtype must be one of ${DTYPES.map((d) => `'${d}'`).join(', ')}, got ${describeValue(target)}`);
@@ -75,7 +75,7 @@ export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values
   const store = (value, path) => {
     if (typeof value === 'boolean') data[next++] = value ? 1 : 0;
     else if (typeof value === 'number') data[next++] = leafNumber(value, target, path, fail);
-    else leafError(value, path, fail, path === root);
+    else leafError(value, path, fail, path === root && !single);
   };
   // Walks level `depth` of the nesting at `path`, checking it against `dims` (made from the first elements).
   const walk = (value, path, depth) => {
@@ -116,6 +116,13 @@ export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values
   };
   walk(values, root, 0);
   return { data, dims, dtype: target };
+}
+
+/** toTensorData for a single value (tl.scalar, tl.fill): an array or typed array is an InvalidArgument. */
+export function toScalarData(value, dtype, { what, root = 'value' }) {
+  if (Array.isArray(value) || isTypedArray(value))
+    throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a number or boolean`);
+  return toTensorData(value, dtype, { what, root, single: true });
 }
 
 /** The shape the first elements make: [2, 3] for [[1, 2, 3], ...]; a typed array ends the nesting. */
