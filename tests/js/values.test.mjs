@@ -153,6 +153,10 @@ test('values: a symbolic tensor kept from a trace names its tl.function when use
   const t = tl.ones([1]);
   t.dispose();
   assert.throws(() => t.dataSync(), { name: 'InvalidArgument', message: 'dataSync: the tensor was disposed' });
+  // A tl.function's arguments enter its trace key as they are (tensors by spec, numbers, booleans and strings by
+  // value); other values are refused, named as the conversion names them.
+  assert.throws(() => f([1, 2]), { name: 'InvalidArgument', message: /^f: argument 0 must be a tensor, .*, got an array of 2 elements$/ });
+  assert.throws(() => f(3n), { name: 'InvalidArgument', message: /^f: argument 0 must be .*, got the BigInt 3n$/ });
   f.dispose();
   g.dispose();
 });

@@ -4,6 +4,7 @@
 // then, tl.print every call); later calls with a matching key only run the graph.
 import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
+import { describeValue } from './values.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
 export class TensorSpec {
@@ -34,7 +35,7 @@ export function makeFunction(engine, isVariable) {
     if (typeof value === 'boolean') return { kind: 'bool', value };
     if (typeof value === 'string') return { kind: 'string', value };
     throw new InvalidArgument(`${name}: argument ${i} must be a tensor, a TensorSpec, a variable, a number, a ` +
-                              `boolean or a string, got ${value === null ? 'null' : typeof value}`);
+                              `boolean or a string, got ${describeValue(value)}`);
   }
 
   /**
