@@ -22,7 +22,9 @@ export function renderTable(table) {
     else if (native === wasm) variants.push(`C++: ${native}`, `JS: ${js}`);
     else variants.push(`native: ${native}`, `WASM: ${wasm}`, `JS: ${js}`);
     if (row.page) variants.push(`page: ${row.page.shows}`);
-    const layers = ['native', 'WASM', 'JS'];
+    const only = row.only ?? ['native', 'wasm', 'js'];  // a row with `only` runs in the layers it lists
+    const layers = [['native', 'native'], ['wasm', 'WASM'], ['js', 'JS']]
+      .filter(([key]) => only.includes(key)).map(([, name]) => name);
     if (row.page) layers.push(row.page.cell ? 'page (tutorial cell)' : 'page (form)');
     lines.push(`| \`${row.id}\` | ${cell(row.area)} | ${cell(row.input)} | ${row.kind} | ${variants.map(cell).join('<br>')} | ${layers.join(', ')} |`);
   }

@@ -2,9 +2,18 @@
 
 /** 'float32', 'int32' or 'bool'. */
 export type DType = 'float32' | 'int32' | 'bool';
-/** Values accepted where a tensor is expected: a tensor, a variable (read now), a number, a boolean or nested arrays. */
-export type TensorLike = Tensor | Variable | number | boolean | NestedArray;
-export type NestedArray = number[] | boolean[] | NestedArray[];
+/**
+ * Values accepted where a tensor is expected: a tensor, a variable (read now), a number, a boolean, nested arrays or
+ * a typed array (docs/js-api.md, "Values that become tensors"); anything else throws, naming the value's path.
+ */
+export type TensorLike = Tensor | Variable | TensorValues;
+/** What tl.tensor converts: numbers and booleans, nested arrays of equal lengths, typed arrays (also innermost). */
+export type TensorValues = number | boolean | NestedArray | InputTypedArray;
+export type NestedArray = (number | boolean)[] | (NestedArray | InputTypedArray)[];
+/** Typed arrays tl.tensor accepts: Int32Array, Uint8Array and Uint8ClampedArray make int32 tensors, the others float32. */
+export type InputTypedArray = Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array |
+  Uint8ClampedArray | Uint16Array | Uint32Array;
+/** The values dataSync() copies out: Float32Array (float32), Int32Array (int32) or Uint8Array (bool). */
 export type TypedArray = Float32Array | Int32Array | Uint8Array;
 
 /** A tensor: shape, dtype and a handle to values held by the WASM core. */
@@ -426,7 +435,8 @@ export interface Tracelab {
   /** Every registry op as a camelCase function: tl.ops.clipByValue(x, lo, hi), tl.ops.reduceSum(x, {axes: [1]}). */
   ops: Record<string, (...args: any[]) => Tensor | Tensor[]>;
 
-  tensor(values: TensorLike | TypedArray, shape?: number[], dtype?: DType): Tensor;
+  /** A tensor of `values`; the dtype is inferred when not given (bool for booleans, int32 for Int32Array / Uint8Array). */
+  tensor(values: TensorValues, shape?: number[], dtype?: DType): Tensor;
   scalar(value: number | boolean, dtype?: DType): Tensor;
   zeros(shape: number[], dtype?: DType): Tensor;
   ones(shape: number[], dtype?: DType): Tensor;

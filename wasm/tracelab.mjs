@@ -17,6 +17,7 @@ import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
 import { Engine, Tensor } from './js/tensor.mjs';
+import { toScalarData, toTensorData } from './js/values.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
                typeof window === 'undefined' && typeof importScripts !== 'function';
@@ -45,8 +46,8 @@ export async function loadTracelab({ autograph = true } = {}) {
   const engine = new Engine(core);
   let toTensorRef = null;
   const autodiff = makeAutodiff(engine, (...args) => toTensorRef(...args));
-  const creation = makeCreation(engine);
-  const { api: ops, toTensor } = makeOps(engine, creation.tensor, autodiff.isVariable);
+  const { make: makeTensor, ...creation } = makeCreation(engine);
+  const { api: ops, toTensor } = makeOps(engine, makeTensor, autodiff.isVariable);
   toTensorRef = toTensor;
   const traced = makeFunction(engine, autodiff.isVariable);
   const nn = makeNN(engine, toTensor, autodiff.fromHandle, autodiff.api.GradientTape);
@@ -58,8 +59,16 @@ export async function loadTracelab({ autograph = true } = {}) {
     opNames: () => core.opNames(),
     /** One op's description: {name, doc, inputs, outputs, attrs: [{name, type, required}], differentiable}. */
     opInfo: (name) => errors.guard(() => core.opInfo(name)),
-    /** Plain-data op call: [{dtype, shape, values}] -> {dtype, shape, values} (values copied out). */
-    runOp: (name, inputs, attrs = {}) => errors.guard(() => core.runOp(name, inputs, attrs)),
+    /**
+     * Plain-data op call: [{dtype = 'float32', shape, values}] -> {dtype, shape, values} (values copied out); the
+     * values convert as tl.tensor's do (wasm/js/values.mjs), errors naming inputs[i].values.
+     */
+    runOp: (name, inputs, attrs = {}) => {
+      const plain = Array.isArray(inputs) ? inputs.map((input, i) => (input && typeof input === 'object' && 'values' in input
+        ? { ...input, values: toTensorData(input.values, input.dtype ?? 'float32', { what: name, root: `inputs[${i}].values` }).data }
+        : input)) : inputs;
+      return errors.guard(() => core.runOp(name, plain, attrs));
+    },
     ...creation,
     ...ops,
     ...autodiff.api,
@@ -121,17 +130,11 @@ export async function loadTracelab({ autograph = true } = {}) {
 
 function makeCreation(engine) {
   const core = engine.core;
-  const flatten = (values) => (Array.isArray(values) ? values.flat(Infinity) : values);
-  const shapeOf = (values) => {
-    const shape = [];
-    for (let v = values; Array.isArray(v); v = v[0]) shape.push(v.length);
-    return shape;
-  };
-  const make = (values, shape, dtype = 'float32') => {
-    const flat = typeof values === 'number' || typeof values === 'boolean' ? [values] : flatten(values);
-    const dims = shape ?? (typeof values === 'number' || typeof values === 'boolean' ? [] : ArrayBuffer.isView(values) ? [values.length] : shapeOf(values));
-    const data = dtype === 'bool' ? Array.from(flat, (v) => (v ? 1 : 0)) : flat;
-    return engine.wrap(errors.guard(() => core.tensorNew(data, dims, dtype)));
+  // Every JS value becomes tensor data through toTensorData (wasm/js/values.mjs); `what` and `root` name the
+  // caller and the argument in its errors ("add: input 1: value[0] is the string 'a'; ...").
+  const make = (values, shape, dtype, { what = 'tl.tensor', root = 'values' } = {}) => {
+    const { data, dims, dtype: made } = toTensorData(values, dtype, { what, root });
+    return engine.wrap(errors.guard(() => core.tensorNew(data, shape ?? dims, made)));
   };
   const filled = (shape, value, dtype) => engine.wrap(errors.guard(() => core.tensorFill(shape, value, dtype)));
   let seed = 1;
@@ -142,12 +145,20 @@ function makeCreation(engine) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return {
-    /** tl.tensor(values, shape?, dtype = 'float32'): nested arrays, flat arrays with a shape, typed arrays. */
-    tensor: make,
-    scalar: (value, dtype = 'float32') => make(value, [], dtype),
+    make,
+    /**
+     * tl.tensor(values, shape?, dtype?): numbers, booleans, nested arrays, flat arrays with a shape, typed arrays;
+     * the dtype is inferred when not given (bool for booleans, int32 for Int32Array / Uint8Array, else float32).
+     */
+    tensor: (values, shape, dtype) => make(values, shape, dtype),
+    scalar: (value, dtype) => {
+      const { data, dtype: made } = toScalarData(value, dtype, { what: 'tl.scalar' });
+      return engine.wrap(errors.guard(() => core.tensorNew(data, [], made)));
+    },
     zeros: (shape, dtype = 'float32') => filled(shape, 0, dtype),
     ones: (shape, dtype = 'float32') => filled(shape, 1, dtype),
-    fill: (shape, value, dtype = 'float32') => filled(shape, value, dtype),
+    /** A tensor of `shape` holding `value` (a number or boolean, converted to `dtype` as tl.tensor converts). */
+    fill: (shape, value, dtype = 'float32') => filled(shape, toScalarData(value, dtype, { what: 'tl.fill' }).data[0], dtype),
     /** [start, stop) in steps of `step` (TF.js' tl.range). */
     range: (start, stop, step = 1, dtype = 'float32') =>
       engine.wrap(errors.guard(() => core.tensorRange(start, stop, step, dtype))),
@@ -164,7 +175,7 @@ function makeCreation(engine) {
       const n = shape.reduce((a, b) => a * b, 1);
       const values = Array.from({ length: n }, () =>
         mean + stdDev * Math.sqrt(-2 * Math.log(1 - nextRandom())) * Math.cos(2 * Math.PI * nextRandom()));
-      return make(values, shape, dtype);
+      return make(dtype === 'int32' ? values.map(Math.trunc) : values, shape, dtype);
     },
   };
 }

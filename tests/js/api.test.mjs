@@ -23,7 +23,7 @@ test('tensors: creation, shape, dtype, data copies, printing, dispose', async ()
     assert.deepEqual(a.arraySync(), [[1, 2, 3], [4, 5, 6]]);
     assert.equal(a.toString(), 'tl.Tensor(shape=(2, 3), dtype=float32, values=[[1. 2. 3.] [4. 5. 6.]])');
     assert.deepEqual(tl.tensor([1, 2, 3, 4], [2, 2], 'int32').dataSync(), new Int32Array([1, 2, 3, 4]));
-    assert.deepEqual(tl.tensor([true, false]).dtype, 'float32');
+    assert.deepEqual(tl.tensor([true, false]).dtype, 'bool');  // TF.js infers bool from booleans
     assert.deepEqual(tl.tensor([true, false], [2], 'bool').arraySync(), [true, false]);
     assert.deepEqual(tl.scalar(3).shape, []);
     assert.deepEqual(tl.zeros([2]).arraySync(), [0, 0]);

@@ -69,7 +69,8 @@ export function makeData(engine, toTensor) {
     /** Slices each component along dim 0 (tf.data.Dataset.from_tensor_slices). */
     fromTensorSlices: (components) => {
       const list = Array.isArray(components) ? components : [components];
-      return new Dataset(guard(() => core.datasetFromSlices(list.map((t) => toTensor(t, 'float32', 'fromTensorSlices').id))));
+      return new Dataset(guard(() => core.datasetFromSlices(
+        list.map((t, i) => toTensor(t, 'float32', `fromTensorSlices: component ${i}`).id))));
     },
     /**
      * The elements a JS generator function yields (each a tensor or an array of tensors / numbers), checked

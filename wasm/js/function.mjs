@@ -4,6 +4,7 @@
 // then, tl.print every call); later calls with a matching key only run the graph.
 import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
+import { describeValue } from './values.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
 export class TensorSpec {
@@ -34,7 +35,7 @@ export function makeFunction(engine, isVariable) {
     if (typeof value === 'boolean') return { kind: 'bool', value };
     if (typeof value === 'string') return { kind: 'string', value };
     throw new InvalidArgument(`${name}: argument ${i} must be a tensor, a TensorSpec, a variable, a number, a ` +
-                              `boolean or a string, got ${value === null ? 'null' : typeof value}`);
+                              `boolean or a string, got ${describeValue(value)}`);
   }
 
   /**
@@ -52,15 +53,18 @@ export function makeFunction(engine, isVariable) {
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
     const traced = (...args) => {  // called by the core only while it traces
       engine.tracing += 1;
+      engine.traceNames.push(name);  // symbolic tensors made now remember the function (Tensor.traceName)
       try {
         return fn(...args);
       } finally {
         engine.tracing -= 1;
+        engine.traceNames.pop();
       }
     };
     // A trace the core starts by itself (tl.savedModel.save tracing the input signature) has no JS arguments: the
     // symbolic inputs are all of them.
     const trampoline = engine.trampoline(traced, name, (symbolic) => {
+      for (const t of symbolic) t.traceName = name;  // wrapped before `traced` runs
       if (currentArgs === null) return symbolic;
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));

@@ -2,9 +2,11 @@
 // while_loop, while_grad, dataset_loop, fused_elementwise) is callable by name (tl.op('reduce_sum', [x], {axes: [1]})) and as a
 // camelCase function taking tensors then an optional attribute object (tl.ops.clipByValue(x, lo, hi)); the
 // common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)) and
-// chainable methods (x.add(y).relu()). Numbers and nested arrays become tensors of the first tensor's dtype.
+// chainable methods (x.add(y).relu()). Numbers, arrays and typed arrays become tensors of the first tensor's dtype
+// (wasm/js/values.mjs converts them, or says which element it cannot).
 import { guard, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
+import { describeValue, isTensorLike } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const axes = (axis) => (axis === undefined || axis === null ? [] : Array.isArray(axis) ? axis : [axis]);
@@ -14,16 +16,19 @@ export function makeOps(engine, makeTensor, isVariable) {
   const core = engine.core;
   const infos = new Map(core.opNames().map((name) => [name, core.opInfo(name)]));
 
-  /** A Tensor for any accepted input: a Tensor, a Variable (read now), a number / array (of `dtype`). */
+  /**
+   * A Tensor for any accepted input: a Tensor, a Variable (read now), or a number, boolean, (nested) array or typed
+   * array converted by toTensorData (wasm/js/values.mjs) to `dtype`, or to the dtype it infers when undefined.
+   */
   function toTensor(value, dtype, what) {
     if (value instanceof Tensor) {
       value.checkAlive(what);
       return value;
     }
     if (isVariable(value)) return value.read();
-    if (typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value))
-      return makeTensor(value, undefined, dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32'));
-    throw new InvalidArgument(`${what}: expected a tensor, got ${value === null ? 'null' : typeof value}`);
+    if (isTensorLike(value)) return makeTensor(value, undefined, dtype, { what, root: 'value' });
+    throw new InvalidArgument(`${what}: expected a tensor (or a number, boolean, array or typed array), got ` +
+                              describeValue(value));
   }
 
   /** Runs registry op `name`; returns one tensor, or an array when the op has several outputs. */

@@ -15,6 +15,7 @@ export class Engine {
     this.live = 0;         // tensors created and not disposed (JS side)
     this.collected = 0;    // handles released by the FinalizationRegistry
     this.tracing = 0;      // > 0 while tl.function traces a JS function (tl.autograph asks)
+    this.traceNames = [];  // the names of the tl.functions being traced, innermost last
     this.callbackError = null;  // the last error a trampoline's function threw (see relay)
     this.registry = new FinalizationRegistry((id) => {
       if (core.tensorDispose(id)) this.collected += 1;
@@ -47,6 +48,7 @@ export class Engine {
   /** A Tensor for a handle the core just made, with its meta {shape, dtype, symbolic}. */
   adopt(id, meta) {
     const tensor = new Tensor(this, id, meta);
+    if (meta.symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
     this.live += 1;
     this.registry.register(tensor, id, tensor);
     if (this.scopes.length > 0) this.scopes[this.scopes.length - 1].push(tensor);
@@ -162,13 +164,25 @@ export class Tensor {
     this.symbolic = meta.symbolic;
     this.isDisposed = false;
     this.kept = false;
+    /** For a symbolic tensor: the name of the tl.function whose trace made it (null if unknown). */
+    this.traceName = null;
   }
 
   get rank() { return this.shape.length; }
   get size() { return this.shape.reduce((a, b) => a * b, 1); }
 
+  /**
+   * Throws if the tensor's handle is gone: disposed, or a symbolic tensor whose trace has ended (the trace releases
+   * every symbolic tensor it made; one kept in an outer variable is a graph value used outside its function).
+   */
   checkAlive(what) {
-    if (this.isDisposed) throw new InvalidArgument(`${what}: the tensor was disposed`);
+    if (!this.isDisposed) return;
+    if (this.symbolic) {
+      const owner = this.traceName === null ? 'a tl.function' : `tl.function '${this.traceName}'`;
+      throw new InvalidArgument(`${what}: the tensor is a symbolic tensor of ${owner} used outside its trace (a graph ` +
+                                'tensor kept from inside the function); return it from the function instead');
+    }
+    throw new InvalidArgument(`${what}: the tensor was disposed`);
   }
 
   /** The values as a typed array copy (Float32Array, Int32Array or Uint8Array for bool). */
@@ -202,6 +216,7 @@ export class Tensor {
    */
   [Symbol.toPrimitive](hint) {
     if (!this.symbolic) return this.toString();
+    this.checkAlive(hint === 'string' ? 'String(tensor)' : 'a JavaScript conversion');
     const what = `a symbolic tensor ${SHORT_DTYPE[this.dtype] ?? this.dtype}[${this.shape.map((d) => (d < 0 ? '?' : d)).join(',')}]`;
     if (hint === 'string')
       throw new OperatorNotAllowedInGraphError(

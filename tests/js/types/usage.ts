@@ -4,6 +4,8 @@ import { loadTracelab, Tensor, TensorSpec } from '../../../wasm/tracelab.mjs';
 async function main(): Promise<number> {
   const tl = await loadTracelab();
   const x: Tensor = tl.tensor([[1, 2], [3, 4]]);
+  const fromTyped: Tensor[] = [tl.tensor(new Float64Array([1, 2])), tl.tensor([new Int32Array([1, 2]), [3, 4]]),
+                               tl.tensor([true, 1]), x.add(new Uint8Array([1, 2]))];
   const y = tl.tidy(() => x.matMul(tl.ones([2, 2])).relu().sum(1));
   const values: Float32Array | Int32Array | Uint8Array = y.dataSync();
   const mask: Tensor = tl.logicalAnd(x.greaterEqual(2), tl.lessEqual(x, 3)).logicalNot().logicalXor(x.notEqual(1));
