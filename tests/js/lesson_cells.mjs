@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convertCell, errorLine } from '../../web/tutorials/convert-cell.js';
+import { convertCell, errorLine, toPlain } from '../../web/tutorials/convert-cell.js';
 
 const tutorials = fileURLToPath(new URL('../../web/tutorials/', import.meta.url));
 const AsyncFunction = (async () => {}).constructor;
@@ -16,20 +16,6 @@ export function cellsOf(page) {
   const html = readFileSync(join(tutorials, page), 'utf8');
   return [...html.matchAll(/<section class="cell" data-cell="([^"]+)"[^>]*>[\s\S]*?<textarea[^>]*>\n?([\s\S]*?)<\/textarea>/g)]
     .map(([, name, code]) => ({ name, code: code.replace(/&(lt|gt|quot|#39|amp);/g, (e) => ENTITIES[e]).replace(/\s+$/, '') }));
-}
-
-/** A cell's return value as plain data, as the worker posts it (tensors become {dtype, shape, values}). */
-function toPlain(value) {
-  if (value === undefined) return undefined;
-  try {
-    return structuredClone(value);
-  } catch {
-    return JSON.parse(JSON.stringify(value, (_, v) => {
-      if (v && typeof v === 'object' && 'dtype' in v && typeof v.dataSync === 'function')
-        return { dtype: v.dtype, shape: v.shape, values: Array.from(v.dataSync()) };
-      return ArrayBuffer.isView(v) ? Array.from(v) : v;
-    }) ?? 'null');
-  }
 }
 
 /**

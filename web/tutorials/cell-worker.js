@@ -11,7 +11,7 @@
 // A runaway cell is stopped by the page terminating this worker (a fresh one replaces it; `shared` starts empty).
 import { loadTracelab } from '../lib/tracelab.mjs';
 import { layoutGraph } from '../graph-layout.js';
-import { convertCell, errorLine } from './convert-cell.js';
+import { convertCell, errorLine, toPlain } from './convert-cell.js';
 
 const AsyncFunction = (async () => {}).constructor;
 const ready = loadTracelab();
@@ -90,20 +90,6 @@ async function runCell({ id, code }) {
                        message: String(error?.message ?? error), line: errorLine(error, current.lines) });
   } finally {
     current = null;
-  }
-}
-
-/** A cell's return value as plain data (tensors become {dtype, shape, values}). */
-function toPlain(value) {
-  if (value === undefined) return undefined;
-  try {
-    return structuredClone(value);
-  } catch {
-    return JSON.parse(JSON.stringify(value, (_, v) => {
-      if (v && typeof v === 'object' && 'dtype' in v && typeof v.dataSync === 'function')
-        return { dtype: v.dtype, shape: v.shape, values: Array.from(v.dataSync()) };
-      return ArrayBuffer.isView(v) ? Array.from(v) : v;
-    }) ?? 'null');
   }
 }
 

@@ -27,3 +27,18 @@ export function errorLine(error, lines) {
   for (let l = line; l >= 1; --l) if (lines.has(l)) return lines.get(l);
   return null;
 }
+
+/** A cell's return value as plain data (tensors become {dtype, shape, values}): what the
+ * cell worker posts and what the tests check. */
+export function toPlain(value) {
+  if (value === undefined) return undefined;
+  try {
+    return structuredClone(value);
+  } catch {
+    return JSON.parse(JSON.stringify(value, (_, v) => {
+      if (v && typeof v === 'object' && 'dtype' in v && typeof v.dataSync === 'function')
+        return { dtype: v.dtype, shape: v.shape, values: Array.from(v.dataSync()) };
+      return ArrayBuffer.isView(v) ? Array.from(v) : v;
+    }) ?? 'null');
+  }
+}
