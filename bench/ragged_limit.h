@@ -21,7 +21,6 @@ class RaggedLimit {
   using Row = Eigen::Matrix<float, 1, Eigen::Dynamic>;
   using MatrixView = Eigen::Map<Matrix>;
   using RowView = Eigen::Map<Row>;
-  using Array = Eigen::Map<Eigen::ArrayXf>;
 
   struct Adam {
     float learning_rate = 0.01f, beta_1 = 0.9f, beta_2 = 0.999f, epsilon = 1e-7f;
@@ -118,11 +117,11 @@ class RaggedLimit {
   /// Adam over every parameter at once (Keras' formulas, moments below FLT_MIN flushed to zero as Tracelab's
   /// adam kernels do: denormals are slow), one vectorized pass per quantity over the arenas.
   void update(float lr) {
+    // One plain loop: the compiler vectorizes it (SSE natively, simd128 in WebAssembly) and it beats Eigen's
+    // five array expressions (one pass each) natively and in WASM, where Eigen has no SIMD packets.
     const float tiny = std::numeric_limits<float>::min();
-#if defined(__wasm__)
-    // WebAssembly: Eigen has no SIMD packets there; LLVM vectorizes the plain loop (about 1.6x faster).
     const float keep_m = 1.f - adam_.beta_1, keep_v = 1.f - adam_.beta_2, epsilon = adam_.epsilon;
-    float* __restrict p = params_.data();  // the arenas never overlap: lets LLVM vectorize
+    float* __restrict p = params_.data();  // the arenas never overlap: lets the compiler vectorize
     float* __restrict m = m_.data();
     float* __restrict v = v_.data();
     const float* __restrict g = grads_.data();
@@ -136,15 +135,6 @@ class RaggedLimit {
       v[i] = vi;
       p[i] -= lr * mi / (std::sqrt(vi) + epsilon);
     }
-#else
-    const auto n = static_cast<Eigen::Index>(params_.size());
-    Array p(params_.data(), n), g(grads_.data(), n), m(m_.data(), n), v(v_.data(), n);
-    m = m + (g - m) * (1.f - adam_.beta_1);
-    m = (m.abs() >= tiny).select(m, 0.f);
-    v = v + (g.square() - v) * (1.f - adam_.beta_2);
-    v = (v >= tiny).select(v, 0.f);
-    p -= lr * m / (v.sqrt() + adam_.epsilon);
-#endif
   }
 
   Adam adam_;

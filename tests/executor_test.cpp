@@ -385,7 +385,7 @@ TEST_CASE("executor/errors: calling run() again from inside one of its kernels i
   static const OpDef op = [] {
     OpDef def("reenter");
     def.inputs(1).shape_fn([](ShapeContext& c) { c.output() = c.input(0); }).kernel([](KernelContext& c) {
-      if (reenter) target->run(c.inputs);
+      if (reenter) target->run(c.inputs.to_vector());
       std::memcpy(c.output().impl().buffer->data(), c.input(0).impl().buffer->data(), 4 * sizeof(float));
     });
     return def;

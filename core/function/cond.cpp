@@ -59,7 +59,7 @@ void run_cond(KernelContext& c) {
   auto& state = c.state<CondState>();
   auto& exec = taken ? state.then_exec : state.else_exec;
   if (!exec) exec = std::make_unique<graph::Executor>(c.subgraphs[taken ? 0 : 1], c.specialize_plans);
-  std::vector<Tensor> outputs = exec->run(c.inputs.subspan(1));
+  std::vector<Tensor> outputs = exec->run(c.inputs.subspan(1).to_vector());
   for (std::size_t i = 0; i < outputs.size(); ++i) c.outputs[i] = std::move(outputs[i]);
 }
 

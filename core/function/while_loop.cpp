@@ -98,7 +98,7 @@ void run_while(KernelContext& c) {
   auto& state = c.state<LoopState>();
   if (!state.cond_exec) state.cond_exec = std::make_unique<graph::Executor>(c.subgraphs[0], c.specialize_plans);
   if (!state.body_exec) state.body_exec = std::make_unique<graph::Executor>(c.subgraphs[1], c.specialize_plans);
-  std::vector<Tensor> args(c.inputs.begin(), c.inputs.end());
+  std::vector<Tensor> args = c.inputs.to_vector();
   for (std::int64_t i = 0; maximum_iterations < 0 || i < maximum_iterations; ++i) {
     if (!loop_condition(state.cond_exec->run(args).at(0))) break;
     std::vector<Tensor> next = state.body_exec->run(args);
@@ -133,8 +133,8 @@ void run_while_grad(KernelContext& c) {
   auto n = static_cast<std::size_t>(num_vars_of(c.attrs));
   const std::int64_t maximum_iterations = c.attrs.get<std::int64_t>("maximum_iterations");
   const std::size_t count = c.outputs.size();
-  std::vector<Tensor> forward(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(count));
-  std::vector<Tensor> upstream(c.inputs.begin() + static_cast<std::ptrdiff_t>(count), c.inputs.end());
+  std::vector<Tensor> forward = c.inputs.subspan(0, count).to_vector();
+  std::vector<Tensor> upstream = c.inputs.subspan(count).to_vector();
   // One source per input even when the graph passes one tensor twice (a loop variable that starts as a
   // captured tensor): the tape tells sources apart by identity, so without a copy each would get both sums.
   for (Tensor& t : forward)

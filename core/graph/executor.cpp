@@ -17,7 +17,6 @@ class Executor::RunScope {
   RunScope& operator=(const RunScope&) = delete;
   ~RunScope() {
     for (Tensor& value : executor_.values_) value = Tensor();
-    for (Tensor& arg : executor_.args_) arg = Tensor();
     executor_.running_ = false;
   }
 
@@ -111,13 +110,12 @@ void Executor::assign_variable(const Step& step) {
 }
 
 void Executor::run_op(const Step& step) {
-  std::span<Tensor> args(args_.data(), step.num_inputs);
-  for (std::size_t i = 0; i < step.num_inputs; ++i) args[i] = values_[input_ids_[step.first_input + i]];
+  for (std::size_t i = 0; i < step.num_inputs; ++i) args_[i] = &values_[input_ids_[step.first_input + i]];
+  const TensorRefs args(args_.data(), step.num_inputs);
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
   step.op->run(args, *step.attrs, outputs, step.node->subgraphs,
                &kernel_states_[static_cast<std::size_t>(&step - steps_.data())], step.node->variables, specialize_);
-  for (Tensor& arg : args) arg = Tensor();
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
 }
 
@@ -131,7 +129,7 @@ bool Executor::in_planned_slots(const Step& step, std::span<const Tensor> output
 
 /// Static: each output is its planned slot. Dynamic: the shape rule runs on the actual input metas and the
 /// outputs are allocated. Outputs of dynamic_outputs ops stay empty handles for the kernel to set.
-void Executor::prepare_outputs(const Step& step, std::span<Tensor> args) {
+void Executor::prepare_outputs(const Step& step, TensorRefs args) {
   if (plan_ != nullptr) {
     if (!step.dynamic_outputs)
       for (std::size_t i = 0; i < step.num_outputs; ++i) acquire_slot(step.first_output + i);

@@ -202,8 +202,9 @@ void run(const Program& program, KernelContext& ctx) {
   Tensor out = ctx.output();
   bool chunkable = out.num_elements() > kChunk;
   for (const Tensor& x : ctx.inputs) chunkable &= x.shape() == out.shape() || x.num_elements() == 1;
-  if (chunkable) run_chunked(program, ctx.inputs, out);
-  else run_whole(program, ctx.inputs, out);
+  const std::vector<Tensor> inputs = ctx.inputs.to_vector();
+  if (chunkable) run_chunked(program, inputs, out);
+  else run_whole(program, inputs, out);
 }
 
 /// Replays the members with public execution (recorded by any outer tape or tracer), then applies their

@@ -53,7 +53,7 @@ void grad_cast(const GradContext& c, Grads d) {
 
 /// Registers zeros_like / ones_like: x's dtype and shape, filled with `value` (no gradient, as in TF).
 void register_fill_like(OpRegistry& r, const char* name, const char* doc, int value) {
-  r.op(name).doc(doc).inputs(1).traits(trait::not_differentiable)
+  r.op(name).doc(doc).inputs(1).traits(trait::not_differentiable | trait::reads_only_metas)
       .shape_fn(same_as_input)
       .kernel([value](KernelContext& ctx) {
         visit_dtype(ctx.output().dtype(), [&](auto tag) {

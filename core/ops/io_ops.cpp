@@ -30,7 +30,7 @@ std::size_t count_placeholders(const std::string& text) {
   return count;
 }
 
-std::string format_print(const std::string& text, std::span<const Tensor> inputs) {
+std::string format_print(const std::string& text, TensorRefs inputs) {
   std::string out;
   std::size_t next = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {

@@ -25,25 +25,26 @@
 // everywhere and costs one compare per element.
 //
 // var, the slots and g share one shape (known dims must agree); lr and step are float32 scalars (rank 0). The
-// outputs are (var', slots'...) in input order. The kernels walk the elements in cache-sized chunks, each chunk
-// one Eigen expression per output, so every input element is loaded from memory once.
+// outputs are (var', slots'...) in input order. Each op is one rule (below): its hyperparameters are read once
+// per run, then one plain loop updates the variable and its slots element by element, in place.
 //
 // Each has an `_apply` twin that updates a whole set of variables in place, one node for an optimizer step
 // (TensorFlow's ResourceApply* ops, for all variables at once): sgd_apply, sgd_momentum_apply, adam_apply,
 // rmsprop_apply, rmsprop_momentum_apply. Inputs: the n gradients, then the scalars; the node's variables
 // (trait::updates_variables): the n variables, then the n values of each slot (adam_apply: w_0..w_n-1,
-// m_0..m_n-1, v_0..v_n-1). No outputs; never differentiated. The kernel runs the per-variable kernel once per
-// variable with its outputs written over its inputs (each element is read before it is written, so the results
-// are bit-identical to the _update op's); a value someone else still holds (an earlier read kept by a tape or
-// returned from a function) is left as it was, and the variable gets a fresh buffer instead.
-#include <Eigen/Core>
+// m_0..m_n-1, v_0..v_n-1). No outputs; never differentiated. The kernel runs the rule on each variable's own
+// buffers (the same loop as the _update op, so the results are bit-identical); a value someone else still holds
+// (an earlier read kept by a tape or returned from a function) is left as it was, and the variable gets a fresh
+// buffer instead.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
 #include <string>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "ops/detail/elementwise.h"
 #include "ops/detail/register.h"
@@ -51,13 +52,6 @@
 
 namespace tl::detail {
 namespace {
-
-using Column = Eigen::Array<float, Eigen::Dynamic, 1>;
-using Segment = Eigen::Map<Column>;
-using ConstSegment = Eigen::Map<const Column>;
-
-/// Elements per chunk: 8 arrays of 1024 floats (32 KiB) stay in L1/L2 while a chunk's expressions run.
-constexpr std::int64_t kChunk = 1024;
 
 /// The rule shared by the update ops: the first `tensors` inputs (var, slots, gradient) are float32 of one
 /// shape (unknown dims take the known size from another input), the rest are float32 scalars; one output per
@@ -81,103 +75,134 @@ void update_shape(ShapeContext& ctx, std::size_t tensors) {
 float scalar_input(const KernelContext& ctx, std::size_t i) { return *ctx.input(i).data<float>(); }
 float attr(const KernelContext& ctx, const char* name) { return static_cast<float>(ctx.attrs.get<double>(name)); }
 
-/// Calls fn(offset, length) over [0, n) in chunks of kChunk elements.
-template <class Fn>
-void for_chunks(std::int64_t n, Fn&& fn) {
-  for (std::int64_t at = 0; at < n; at += kChunk) fn(at, std::min(kChunk, n - at));
-}
+/// x, or 0 when |x| < FLT_MIN (a denormal).
+inline float flushed(float x) { return std::fabs(x) >= std::numeric_limits<float>::min() ? x : 0.f; }
 
-/// x with |x| < FLT_MIN (denormals) replaced by 0.
-template <class X>
-auto flushed(const X& x) {
-  return (x.abs() >= std::numeric_limits<float>::min()).select(x, 0.f);
-}
+// ---- the update rules; inputs and outputs as in the header comment ----
+//
+// A rule holds its hyperparameters, read once per op run from the attributes and the scalar inputs (which
+// start at input `scalars_at`), and updates n elements of a variable and its slots in place:
+// rule(var, slots..., g, n). The arrays are distinct buffers (__restrict), so each update is one plain loop
+// that the compiler vectorizes (SSE natively, simd128 in WebAssembly); both the _update and the _apply op run it.
 
-ConstSegment in(const KernelContext& ctx, std::size_t i, std::int64_t at, std::int64_t len) {
-  return ConstSegment(ctx.input(i).data<float>() + at, len);
-}
-Segment out(const KernelContext& ctx, std::size_t i, std::int64_t at, std::int64_t len) {
-  return Segment(ctx.output(i).mutable_data<float>() + at, len);
-}
-
-// ---- kernels; inputs and outputs as in the header comment ----
-
-void sgd_kernel(KernelContext& ctx) {
-  const float lr = scalar_input(ctx, 2);
-  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
-    out(ctx, 0, at, len) = in(ctx, 0, at, len) - lr * in(ctx, 1, at, len);
-  });
-}
-
-void sgd_momentum_kernel(KernelContext& ctx) {
-  const float lr = scalar_input(ctx, 3), momentum = attr(ctx, "momentum");
-  const bool nesterov = ctx.attrs.get_or<bool>("nesterov", false);
-  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
-    auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
-    auto m_next = out(ctx, 1, at, len);
-    m_next = flushed(momentum * m - lr * g);
-    if (nesterov) out(ctx, 0, at, len) = var + momentum * m_next - lr * g;
-    else out(ctx, 0, at, len) = var + m_next;
-  });
-}
-
-void adam_kernel(KernelContext& ctx) {
-  const float lr = scalar_input(ctx, 4), step = scalar_input(ctx, 5);
-  const float beta_1 = attr(ctx, "beta_1"), beta_2 = attr(ctx, "beta_2"), epsilon = attr(ctx, "epsilon");
-  // Bias correction folded into the step size, in float32 like Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t).
-  const float alpha = lr * std::sqrt(1.f - std::pow(beta_2, step)) / (1.f - std::pow(beta_1, step));
-#if defined(__wasm__)
-  // In WebAssembly Eigen has no SIMD packets and runs these expressions one element at a time; a plain loop
-  // (the same operations in the same order) is vectorized by LLVM and is about 1.6x faster.
-  const std::int64_t n = ctx.output(0).num_elements();
-  const float* var = ctx.input(0).data<float>();  // outputs may be the inputs (adam_apply): read, then write
-  const float* m = ctx.input(1).data<float>();
-  const float* v = ctx.input(2).data<float>();
-  const float* g = ctx.input(3).data<float>();
-  float* var_next = ctx.output(0).mutable_data<float>();
-  float* m_next = ctx.output(1).mutable_data<float>();
-  float* v_next = ctx.output(2).mutable_data<float>();
-  const float tiny = std::numeric_limits<float>::min(), keep_m = 1.f - beta_1, keep_v = 1.f - beta_2;
-  for (std::int64_t i = 0; i < n; ++i) {
-    float mi = m[i] + (g[i] - m[i]) * keep_m;
-    mi = std::fabs(mi) >= tiny ? mi : 0.f;
-    float vi = v[i] + (g[i] * g[i] - v[i]) * keep_v;
-    vi = std::fabs(vi) >= tiny ? vi : 0.f;
-    m_next[i] = mi;
-    v_next[i] = vi;
-    var_next[i] = var[i] - alpha * mi / (std::sqrt(vi) + epsilon);
+struct SgdRule {
+  static constexpr std::size_t slots = 0;
+  float lr;
+  SgdRule(const KernelContext& ctx, std::size_t scalars_at) : lr(scalar_input(ctx, scalars_at)) {}
+  void operator()(float* __restrict var, const float* __restrict g, std::int64_t n) const {
+    for (std::int64_t i = 0; i < n; ++i) var[i] = var[i] - lr * g[i];
   }
-#else
-  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
-    auto var = in(ctx, 0, at, len), m = in(ctx, 1, at, len), v = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
-    auto m_next = out(ctx, 1, at, len), v_next = out(ctx, 2, at, len);
-    m_next = flushed(m + (g - m) * (1.f - beta_1));
-    v_next = flushed(v + (g.square() - v) * (1.f - beta_2));
-    out(ctx, 0, at, len) = var - alpha * m_next / (v_next.sqrt() + epsilon);
-  });
-#endif
+};
+
+struct SgdMomentumRule {
+  static constexpr std::size_t slots = 1;
+  float lr, momentum;
+  bool nesterov;
+  SgdMomentumRule(const KernelContext& ctx, std::size_t scalars_at)
+      : lr(scalar_input(ctx, scalars_at)), momentum(attr(ctx, "momentum")),
+        nesterov(ctx.attrs.get_or<bool>("nesterov", false)) {}
+  void operator()(float* __restrict var, float* __restrict m, const float* __restrict g, std::int64_t n) const {
+    if (nesterov) {
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float mi = flushed(momentum * m[i] - lr * g[i]);
+        m[i] = mi;
+        var[i] = var[i] + momentum * mi - lr * g[i];
+      }
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float mi = flushed(momentum * m[i] - lr * g[i]);
+        m[i] = mi;
+        var[i] = var[i] + mi;
+      }
+    }
+  }
+};
+
+struct AdamRule {
+  static constexpr std::size_t slots = 2;
+  float alpha, keep_m, keep_v, epsilon;
+  AdamRule(const KernelContext& ctx, std::size_t scalars_at) {
+    const float lr = scalar_input(ctx, scalars_at), step = scalar_input(ctx, scalars_at + 1);
+    const float beta_1 = attr(ctx, "beta_1"), beta_2 = attr(ctx, "beta_2");
+    // Bias correction folded into the step size, in float32 like Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t).
+    alpha = lr * std::sqrt(1.f - std::pow(beta_2, step)) / (1.f - std::pow(beta_1, step));
+    keep_m = 1.f - beta_1;
+    keep_v = 1.f - beta_2;
+    epsilon = attr(ctx, "epsilon");
+  }
+  void operator()(float* __restrict var, float* __restrict m, float* __restrict v, const float* __restrict g,
+                  std::int64_t n) const {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float mi = flushed(m[i] + (g[i] - m[i]) * keep_m);
+      const float vi = flushed(v[i] + (g[i] * g[i] - v[i]) * keep_v);
+      m[i] = mi;
+      v[i] = vi;
+      var[i] = var[i] - alpha * mi / (std::sqrt(vi) + epsilon);
+    }
+  }
+};
+
+struct RmspropRule {
+  static constexpr std::size_t slots = 1;
+  float lr, rho, epsilon;
+  RmspropRule(const KernelContext& ctx, std::size_t scalars_at)
+      : lr(scalar_input(ctx, scalars_at)), rho(attr(ctx, "rho")), epsilon(attr(ctx, "epsilon")) {}
+  void operator()(float* __restrict var, float* __restrict rms, const float* __restrict g, std::int64_t n) const {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float ri = flushed(rho * rms[i] + (1.f - rho) * (g[i] * g[i]));
+      rms[i] = ri;
+      var[i] = var[i] - lr * g[i] / std::sqrt(ri + epsilon);
+    }
+  }
+};
+
+struct RmspropMomentumRule {
+  static constexpr std::size_t slots = 2;
+  float lr, rho, momentum, epsilon;
+  RmspropMomentumRule(const KernelContext& ctx, std::size_t scalars_at)
+      : lr(scalar_input(ctx, scalars_at)), rho(attr(ctx, "rho")), momentum(attr(ctx, "momentum")),
+        epsilon(attr(ctx, "epsilon")) {}
+  void operator()(float* __restrict var, float* __restrict rms, float* __restrict mom, const float* __restrict g,
+                  std::int64_t n) const {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float ri = flushed(rho * rms[i] + (1.f - rho) * (g[i] * g[i]));
+      const float mi = flushed(momentum * mom[i] + lr * g[i] / std::sqrt(ri + epsilon));
+      rms[i] = ri;
+      mom[i] = mi;
+      var[i] = var[i] - mi;
+    }
+  }
+};
+
+/// Runs `rule` on one variable's k = 1 + slots arrays (in place) and its gradient.
+template <class Rule>
+void run_rule(const Rule& rule, const std::array<float*, 1 + Rule::slots>& arrays, const float* g, std::int64_t n) {
+  if constexpr (Rule::slots == 0) rule(arrays[0], g, n);
+  else if constexpr (Rule::slots == 1) rule(arrays[0], arrays[1], g, n);
+  else rule(arrays[0], arrays[1], arrays[2], g, n);
 }
 
-void rmsprop_kernel(KernelContext& ctx) {
-  const float lr = scalar_input(ctx, 3), rho = attr(ctx, "rho"), epsilon = attr(ctx, "epsilon");
-  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
-    auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), g = in(ctx, 2, at, len);
-    auto rms_next = out(ctx, 1, at, len);
-    rms_next = flushed(rho * rms + (1.f - rho) * g.square());
-    out(ctx, 0, at, len) = var - lr * g / (rms_next + epsilon).sqrt();
-  });
-}
-
-void rmsprop_momentum_kernel(KernelContext& ctx) {
-  const float lr = scalar_input(ctx, 4), rho = attr(ctx, "rho"), epsilon = attr(ctx, "epsilon");
-  const float momentum = attr(ctx, "momentum");
-  for_chunks(ctx.output(0).num_elements(), [&](std::int64_t at, std::int64_t len) {
-    auto var = in(ctx, 0, at, len), rms = in(ctx, 1, at, len), mom = in(ctx, 2, at, len), g = in(ctx, 3, at, len);
-    auto rms_next = out(ctx, 1, at, len), mom_next = out(ctx, 2, at, len);
-    rms_next = flushed(rho * rms + (1.f - rho) * g.square());
-    mom_next = flushed(momentum * mom + lr * g / (rms_next + epsilon).sqrt());
-    out(ctx, 0, at, len) = var - mom_next;
-  });
+/// The kernel of a _update op: the outputs start as copies of var and the slots, then the rule updates them in
+/// place. A gradient that shares an output's buffer is copied first.
+template <class Rule>
+void update_kernel(KernelContext& ctx) {
+  constexpr std::size_t k = 1 + Rule::slots;
+  const Rule rule(ctx, k + 1);
+  const std::int64_t n = ctx.output(0).num_elements();
+  const float* g = ctx.input(k).data<float>();
+  std::vector<float> g_copy;
+  std::array<float*, k> arrays;
+  for (std::size_t j = 0; j < k; ++j) arrays[j] = ctx.output(j).mutable_data<float>();
+  for (std::size_t j = 0; j < k; ++j)
+    if (arrays[j] == g) {
+      g_copy.assign(g, g + n);
+      g = g_copy.data();
+    }
+  for (std::size_t j = 0; j < k; ++j) {
+    const float* source = ctx.input(j).data<float>();
+    if (source != arrays[j] && n > 0) std::memmove(arrays[j], source, static_cast<std::size_t>(n) * sizeof(float));
+  }
+  run_rule(rule, arrays, g, n);
 }
 
 /// Shape rule of an _apply op with `slots` slots and `scalars` scalar inputs: n float32 gradients, each of its
@@ -207,72 +232,68 @@ void apply_shape(ShapeContext& ctx, std::size_t slots, std::size_t scalars) {
              " (a hyperparameter) must be a scalar, got ", meta_str(ctx.input(i)));
 }
 
-/// The kernel of an _apply op: `per_variable` (the _update op's kernel) once per variable, in place.
-void apply_kernel(KernelContext& ctx, std::size_t slots, std::size_t scalars, const KernelFn& per_variable) {
-  constexpr std::size_t kMaxSlots = 2;
-  const std::size_t n = ctx.inputs.size() - scalars, k = 1 + slots;
-  std::array<Tensor, 1 + kMaxSlots + 1 + 2> inputs;  // var, slots, gradient, scalars (at most two)
-  std::array<Tensor, 1 + kMaxSlots> outputs;
-  for (std::size_t s = 0; s < scalars; ++s) inputs[k + 1 + s] = ctx.inputs[n + s];
+/// The kernel of an _apply op: the rule, its hyperparameters read once, on every variable in turn, in place.
+/// A value someone else still holds is copied into a fresh buffer first, which the variable then takes.
+template <class Rule, std::size_t scalars>
+void apply_kernel(KernelContext& ctx) {
+  constexpr std::size_t k = 1 + Rule::slots;
+  const std::size_t n = ctx.inputs.size() - scalars;
+  const Rule rule(ctx, n);
+  std::array<float*, k> arrays;
   for (std::size_t p = 0; p < n; ++p) {
     for (std::size_t j = 0; j < k; ++j) {
       Tensor& value = ctx.variables[j * n + p]->value;
-      if (exclusively_owned(value)) {
-        inputs[j] = outputs[j] = value;
-      } else {
-        inputs[j] = value;
-        outputs[j] = Tensor::empty(value.dtype(), value.shape());
+      if (!exclusively_owned(value)) {
+        Tensor fresh = Tensor::empty(value.dtype(), value.shape());
+        const std::int64_t bytes = value.num_elements() * static_cast<std::int64_t>(sizeof(float));
+        if (bytes > 0) std::memcpy(fresh.mutable_data<float>(), value.data<float>(), static_cast<std::size_t>(bytes));
+        value = std::move(fresh);
       }
+      arrays[j] = value.mutable_data<float>();
     }
-    inputs[k] = ctx.inputs[p];
-    KernelContext one{ctx.op, std::span<const Tensor>(inputs.data(), k + 1 + scalars), ctx.attrs,
-                      std::span<Tensor>(outputs.data(), k)};
-    per_variable(one);
-    for (std::size_t j = 0; j < k; ++j) {
-      ctx.variables[j * n + p]->value = outputs[j];
-      inputs[j] = outputs[j] = Tensor();
-    }
+    run_rule(rule, arrays, ctx.input(p).data<float>(), ctx.variables[p]->value.num_elements());
   }
 }
 
-/// Registers `<base>_update` — `tensors` tensor inputs (var, slots..., gradient) then `scalars` scalar inputs,
-/// outputs (var', slots'...) — and its `<base>_apply` twin (gradients and scalars in, variables updated in place),
-/// both running `kernel`; `attrs` declares the attributes both take.
-void update_ops(OpRegistry& r, const std::string& base, const std::string& doc, int tensors, int scalars,
-                const KernelFn& kernel, const std::function<void(OpDef&)>& attrs) {
-  const auto num_tensors = static_cast<std::size_t>(tensors);
-  attrs(r.op(base + "_update").doc(doc).inputs(tensors + scalars).outputs(tensors - 1)
+/// Registers `<base>_update` — var, the rule's slots and the gradient, then `scalars` scalar inputs; outputs
+/// (var', slots'...) — and its `<base>_apply` twin (gradients and scalars in, variables updated in place), both
+/// running `Rule`; `attrs` declares the attributes both take.
+template <class Rule, int scalars>
+void update_ops(OpRegistry& r, const std::string& base, const std::string& doc,
+                const std::function<void(OpDef&)>& attrs) {
+  constexpr std::size_t slots = Rule::slots, tensors = 2 + slots;
+  attrs(r.op(base + "_update").doc(doc).inputs(static_cast<int>(tensors) + scalars)
+            .outputs(static_cast<int>(tensors) - 1)
             .traits(trait::not_differentiable)
-            .shape_fn([num_tensors](ShapeContext& ctx) { update_shape(ctx, num_tensors); })
-            .kernel(kernel));
-  const auto slots = static_cast<std::size_t>(tensors - 2), count = static_cast<std::size_t>(scalars);
+            .shape_fn([](ShapeContext& ctx) { update_shape(ctx, tensors); })
+            .kernel(update_kernel<Rule>));
   attrs(r.op(base + "_apply")
             .doc(cat(base, "_update for every variable of a step, in place: the gradients and the scalars in; the "
                            "variables, then each of their ", slots, " slot(s), by handle"))
             .variadic_inputs(1 + scalars).outputs(0)
             .traits(trait::not_differentiable | trait::updates_variables | trait::side_effects)
-            .shape_fn([slots, count](ShapeContext& ctx) { apply_shape(ctx, slots, count); })
-            .kernel([slots, count, kernel](KernelContext& ctx) { apply_kernel(ctx, slots, count, kernel); }));
+            .shape_fn([](ShapeContext& ctx) { apply_shape(ctx, slots, scalars); })
+            .kernel(apply_kernel<Rule, scalars>));
 }
 
 }  // namespace
 
 void register_optimizer_ops(OpRegistry& r) {
-  update_ops(r, "sgd", "SGD step: var - lr g -> var'", 2, 1, sgd_kernel, [](OpDef&) {});
-  update_ops(r, "sgd_momentum",
+  update_ops<SgdRule, 1>(r, "sgd", "SGD step: var - lr g -> var'", [](OpDef&) {});
+  update_ops<SgdMomentumRule, 1>(r, "sgd_momentum",
              "SGD with momentum (Keras): m' = momentum m - lr g; var' = var + m' (nesterov: var + momentum m' - lr g) "
              "-> (var', m')",
-             3, 1, sgd_momentum_kernel, [](OpDef& op) { op.attr<double>("momentum", true).attr<bool>("nesterov"); });
-  update_ops(r, "adam",
+             [](OpDef& op) { op.attr<double>("momentum", true).attr<bool>("nesterov"); });
+  update_ops<AdamRule, 2>(r, "adam",
              "Adam step (Keras), bias correction folded into lr, epsilon hat: -> (var', m', v'); step = iterations + 1",
-             4, 2, adam_kernel, [](OpDef& op) {
+             [](OpDef& op) {
                op.attr<double>("beta_1", true).attr<double>("beta_2", true).attr<double>("epsilon", true);
              });
-  update_ops(r, "rmsprop", "RMSprop step (Keras): rms' = rho rms + (1 - rho) g^2; var' = var - lr g / "
-             "sqrt(rms' + epsilon) -> (var', rms')", 3, 1, rmsprop_kernel,
+  update_ops<RmspropRule, 1>(r, "rmsprop", "RMSprop step (Keras): rms' = rho rms + (1 - rho) g^2; var' = var - lr g / "
+             "sqrt(rms' + epsilon) -> (var', rms')",
              [](OpDef& op) { op.attr<double>("rho", true).attr<double>("epsilon", true); });
-  update_ops(r, "rmsprop_momentum", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
-             "epsilon); var' = var - mom' -> (var', rms', mom')", 4, 1, rmsprop_momentum_kernel, [](OpDef& op) {
+  update_ops<RmspropMomentumRule, 1>(r, "rmsprop_momentum", "RMSprop with momentum (Keras): mom' = momentum mom + lr g / sqrt(rms' + "
+             "epsilon); var' = var - mom' -> (var', rms', mom')", [](OpDef& op) {
                op.attr<double>("rho", true).attr<double>("momentum", true).attr<double>("epsilon", true);
              });
 }

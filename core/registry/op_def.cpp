@@ -1,5 +1,8 @@
 #include "tracelab/registry/op_def.h"
 
+#include <array>
+#include <vector>
+
 namespace tl {
 
 void OpDef::check_attrs(const Attrs& attrs) const {
@@ -54,6 +57,20 @@ void OpDef::infer(std::span<const TensorMeta* const> inputs, const Attrs& attrs,
 }
 
 void OpDef::run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs,
+                std::unique_ptr<KernelState>* state, VariableHandles variables, bool specialize_plans) const {
+  constexpr std::size_t kOnStack = 8;
+  std::array<const Tensor*, kOnStack> on_stack;
+  std::vector<const Tensor*> on_heap;
+  const Tensor** refs = on_stack.data();
+  if (inputs.size() > kOnStack) {
+    on_heap.resize(inputs.size());
+    refs = on_heap.data();
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) refs[i] = &inputs[i];
+  run(TensorRefs(refs, inputs.size()), attrs, outputs, subgraphs, state, variables, specialize_plans);
+}
+
+void OpDef::run(TensorRefs inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs,
                 std::unique_ptr<KernelState>* state, VariableHandles variables, bool specialize_plans) const {
   TL_CHECK(static_cast<bool>(kernel_), InvalidArgument, name_, ": op has no kernel");
   std::unique_ptr<KernelState> call_state;

@@ -1,5 +1,7 @@
 // constant folding: a registry op whose inputs are all constants (in the graph being built, so folds chain) is
-// run now — outputs allocated from OpDef::infer, filled by OpDef::run — and replaced by constant nodes.
+// run now — outputs allocated from OpDef::infer, filled by OpDef::run — and replaced by constant nodes. An op
+// with trait::reads_only_metas (zeros_like, ones_like: what the backward pass seeds gradients with) is folded
+// whenever its inputs' shapes are fully known, whatever computes them: its kernel sees inputs of those metas.
 // Not folded: stateful, side-effecting or dynamic-output ops, structured ops, outputs over 2^20 elements, and
 // any op whose kernel throws (it stays, so the error surfaces when the graph runs, with its usual message).
 #include <exception>
@@ -17,8 +19,9 @@ bool foldable(const Node& node, const Graph& target, const std::vector<ValueRef>
   if (!detail::is_registry_op(node) || has_side_effects(node) || node.op->has(trait::dynamic_outputs) ||
       node.outputs.empty())
     return false;
+  const bool metas_suffice = node.op->has(trait::reads_only_metas);
   for (const ValueRef& v : inputs)
-    if (!detail::is_constant(target, v)) return false;
+    if (!(detail::is_constant(target, v) || (metas_suffice && target.meta(v).shape.is_fully_defined()))) return false;
   for (const TensorMeta& meta : node.outputs)
     if (!meta.shape.is_fully_defined() || meta.shape.num_elements() > kMaxFoldedElements) return false;
   return true;
@@ -28,7 +31,10 @@ bool foldable(const Node& node, const Graph& target, const std::vector<ValueRef>
 std::optional<std::vector<Tensor>> evaluate(const Node& node, const Graph& target,
                                             const std::vector<ValueRef>& inputs) {
   std::vector<Tensor> values;
-  for (const ValueRef& v : inputs) values.push_back(target.node(v.node).value);
+  for (const ValueRef& v : inputs) {
+    const TensorMeta& meta = target.meta(v);
+    values.push_back(detail::is_constant(target, v) ? target.node(v.node).value : Tensor::empty(meta.dtype, meta.shape));
+  }
   std::vector<const TensorMeta*> metas;
   for (const Tensor& t : values) metas.push_back(&t.meta());
   std::vector<TensorMeta> out_metas(node.outputs.size());

@@ -110,7 +110,7 @@ class Executor {
   // Running (executor.cpp).
   void run_step(const Step& step, std::span<const Tensor> inputs);
   void run_op(const Step& step);
-  void prepare_outputs(const Step& step, std::span<Tensor> args);
+  void prepare_outputs(const Step& step, TensorRefs args);
   void check_outputs(const Step& step, std::span<Tensor> outputs) const;
   bool in_planned_slots(const Step& step, std::span<const Tensor> outputs) const;
   void read_variable(const Step& step);
@@ -139,7 +139,7 @@ class Executor {
   // Per-call state: kept between calls so a call needs no heap allocation for it.
   Plan* plan_ = nullptr;                    ///< the plan of the running call (nullptr: dynamic)
   std::vector<Tensor> values_;              ///< every value's tensor while running; empty between calls
-  std::vector<Tensor> args_;                ///< the current op's inputs, gathered
+  std::vector<const Tensor*> args_;         ///< the current op's inputs: pointers into values_ (no handle copies)
   std::vector<const TensorMeta*> arg_metas_;  ///< dynamic: the current op's input metas
   std::vector<TensorMeta> out_metas_;       ///< dynamic: the current op's inferred output metas
   bool running_ = false;

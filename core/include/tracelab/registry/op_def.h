@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -54,6 +55,9 @@ inline constexpr std::uint32_t dynamic_outputs = 1u << 5;  ///< the kernel alloc
 /// The node names variables (Node::variables, the contexts' `variables`) whose values its kernel updates in
 /// place, like TensorFlow's resource ops (ResourceApplyAdam): no read or assign nodes around it.
 inline constexpr std::uint32_t updates_variables = 1u << 6;
+/// The outputs depend on the inputs' dtypes and shapes only, never on their values (zeros_like, ones_like):
+/// constant folding replaces such a node by its result whenever the input shapes are fully known.
+inline constexpr std::uint32_t reads_only_metas = 1u << 7;
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.
@@ -69,11 +73,58 @@ struct ShapeContext {
   TensorMeta& output(std::size_t i = 0) const { return outputs[i]; }
 };
 
+/// A kernel's inputs: tensors held elsewhere (the running executor's values, the eager caller's arguments), seen
+/// through pointers so that running a node copies no tensor handles. Indexing and iteration give `const Tensor&`.
+class TensorRefs {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Tensor;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Tensor*;
+    using reference = const Tensor&;
+
+    iterator() = default;
+    explicit iterator(const Tensor* const* at) : at_(at) {}
+    const Tensor& operator*() const { return **at_; }
+    const Tensor* operator->() const { return *at_; }
+    iterator& operator++() { ++at_; return *this; }
+    iterator operator++(int) { iterator before = *this; ++at_; return before; }
+    bool operator==(const iterator& other) const = default;
+
+   private:
+    const Tensor* const* at_ = nullptr;
+  };
+
+  TensorRefs() = default;
+  TensorRefs(const Tensor* const* refs, std::size_t size) : refs_(refs), size_(size) {}
+
+  const Tensor& operator[](std::size_t i) const { return *refs_[i]; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  TensorRefs subspan(std::size_t offset) const { return {refs_ + offset, size_ - offset}; }
+  TensorRefs subspan(std::size_t offset, std::size_t count) const { return {refs_ + offset, count}; }
+  iterator begin() const { return iterator(refs_); }
+  iterator end() const { return iterator(refs_ + size_); }
+  /// Copies of the tensors (new handles), for code that needs them contiguous.
+  std::vector<Tensor> to_vector() const {
+    std::vector<Tensor> out;
+    out.reserve(size_);
+    for (std::size_t i = 0; i < size_; ++i) out.push_back(*refs_[i]);
+    return out;
+  }
+
+ private:
+  const Tensor* const* refs_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 /// What a kernel sees: concrete inputs and outputs already allocated with the inferred shapes (left empty for
 /// ops with trait::dynamic_outputs), the node's sub-graphs, and the node's state slot.
 struct KernelContext {
   const OpDef& op;
-  std::span<const Tensor> inputs;
+  TensorRefs inputs;
   const Attrs& attrs;
   std::span<Tensor> outputs;
   Subgraphs subgraphs{};
@@ -176,6 +227,10 @@ class OpDef {
              Subgraphs subgraphs = {}, VariableHandles variables = {}) const;
   /// Runs the kernel on concrete inputs into allocated outputs. `state` is the node's state slot (nullptr: a
   /// fresh one for this call); `specialize_plans` goes to KernelContext.
+  void run(TensorRefs inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs = {},
+           std::unique_ptr<KernelState>* state = nullptr, VariableHandles variables = {},
+           bool specialize_plans = true) const;
+  /// The same for tensors held contiguously.
   void run(std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs, Subgraphs subgraphs = {},
            std::unique_ptr<KernelState>* state = nullptr, VariableHandles variables = {},
            bool specialize_plans = true) const;
