@@ -202,6 +202,23 @@ TEST_CASE("graph/passes/constant_folding: constant subtrees become constants, fa
   }
 }
 
+TEST_CASE("graph/passes/constant_folding: zeros_like/ones_like of values of known shape fold, of unknown shape stay") {
+  Graph g;
+  auto x = g.add_input(f32({2, 3}), "x");
+  auto y = g.add_input(f32({-1, 3}), "y");
+  auto ones = g.add_op("ones_like", {g.add_op("square", {x})[0]})[0];  // x's values are not needed, its shape is
+  auto zeros = g.add_op("zeros_like", {y})[0];                         // shape unknown until run time
+  auto seed = g.add_op("add", {ones, g.add_constant(scalar(1.f))})[0];  // and the folds chain
+  g.set_outputs({seed, zeros});
+  Graph f = graph::fold_constants(g);
+  f.verify();
+  CHECK(f.node(f.outputs()[0].node).kind == NodeKind::constant);
+  CHECK(f.node(f.outputs()[0].node).value.to_vector<float>() == std::vector<float>(6, 2.f));
+  CHECK(f.node(f.outputs()[1].node).kind == NodeKind::op);
+  CHECK(OpRegistry::global().get("ones_like").has(trait::reads_only_metas));
+  CHECK_FALSE(OpRegistry::global().get("square").has(trait::reads_only_metas));
+}
+
 TEST_CASE("graph/passes/cse: equal ops and constants merge; reads, stateful ops and swapped sub do not") {
   Graph g;
   auto x = g.add_input(f32({3}), "x");

@@ -8,10 +8,8 @@
 
 namespace tl {
 
-std::int64_t Shape::dim(int i) const {
-  int n = rank();
-  TL_CHECK(i >= -n && i < n, InvalidArgument, "dim index ", i, " out of range for shape ", str());
-  return dims_[static_cast<std::size_t>(i < 0 ? i + n : i)];
+void Shape::out_of_range(int i) const {
+  throw InvalidArgument(detail::cat("dim index ", i, " out of range for shape ", str()));
 }
 
 bool Shape::is_fully_defined() const noexcept {
@@ -20,7 +18,7 @@ bool Shape::is_fully_defined() const noexcept {
   return true;
 }
 
-std::int64_t Shape::num_elements() const {
+std::int64_t Shape::checked_num_elements() const {
   constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 8;  // so that bytes fit in int64 too
   // One pass: an unknown dim is an error, a zero dim makes the shape empty ((2^40, 2^40, 0) is empty, not huge),
   // and a product beyond the limit is an error only when no dim is zero.

@@ -102,11 +102,6 @@ Buffer::~Buffer() {
   if (data_) BlockPool::get().give(data_, rounded_size(bytes_));
 }
 
-bool exclusively_owned(const Tensor& tensor) noexcept {
-  return tensor.impl_ptr() != nullptr && tensor.impl_ptr().use_count() == 1 && tensor.impl_ptr()->buffer != nullptr &&
-         tensor.impl_ptr()->buffer.use_count() == 1;
-}
-
 Tensor make_weak_scalar_f32(float value) {
   Tensor t = Tensor::empty(DType::float32, {});
   *t.mutable_data<float>() = value;
@@ -149,19 +144,18 @@ Tensor Tensor::empty(DType dtype, const Shape& shape) {
   return Tensor(std::move(impl));
 }
 
-const detail::TensorImpl& Tensor::impl() const {
-  TL_CHECK(impl_ != nullptr, InvalidArgument, "use of an empty Tensor handle (default-constructed)");
-  return *impl_;
+void Tensor::empty_handle_error() {
+  throw InvalidArgument("use of an empty Tensor handle (default-constructed)");
 }
 
-const void* Tensor::raw_data(DType expected, const char* what) const {
+void Tensor::raw_data_error(DType expected, const char* what) const {
   const auto& self = impl();
   TL_CHECK(self.symbol == nullptr, OperatorNotAllowedInGraph, what, ": a symbolic tensor ", meta_str(self.meta),
            " has no values while a function is being traced; compute with ops (use tl::cond / tl::while_loop for "
            "decisions and tl::print to see values when the graph runs)");
   TL_CHECK(self.meta.dtype == expected, DTypeError, what, ": tensor has dtype ", dtype_name(self.meta.dtype),
            ", requested ", dtype_name(expected));
-  return self.buffer->data();
+  throw InvalidArgument(detail::cat(what, ": tensor has no buffer"));
 }
 
 Tensor::operator bool() const {

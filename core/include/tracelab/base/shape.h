@@ -23,7 +23,11 @@ class Shape {
   /// Number of dimensions (0 for a scalar).
   int rank() const noexcept { return static_cast<int>(dims_.size()); }
   /// Dimension `i`; negative `i` counts from the end. Throws InvalidArgument when out of range.
-  std::int64_t dim(int i) const;
+  std::int64_t dim(int i) const {
+    const int n = rank();
+    if (i >= -n && i < n) return dims_[static_cast<std::size_t>(i < 0 ? i + n : i)];
+    out_of_range(i);
+  }
   std::int64_t operator[](std::size_t i) const noexcept { return dims_[i]; }
   const std::vector<std::int64_t>& dims() const noexcept { return dims_; }
   std::vector<std::int64_t>& dims() noexcept { return dims_; }
@@ -31,7 +35,19 @@ class Shape {
   /// True when every dim is known (>= 0).
   bool is_fully_defined() const noexcept;
   /// Product of the dims (1 for a scalar). Throws InvalidArgument if a dim is unknown, OutOfMemory on overflow.
-  std::int64_t num_elements() const;
+  std::int64_t num_elements() const {
+    // The common case inline: at most four positive dims whose product cannot overflow (each below 2^15).
+    if (dims_.size() <= 4) {
+      std::int64_t n = 1;
+      bool small = true;
+      for (std::int64_t d : dims_) {
+        small = small && d > 0 && d < (std::int64_t{1} << 15);
+        n *= small ? d : 1;
+      }
+      if (small) return n;
+    }
+    return checked_num_elements();
+  }
   /// Row-major strides in elements.
   std::vector<std::int64_t> strides() const;
   /// True when `other` could be the same shape once unknown dims are known.
@@ -44,6 +60,8 @@ class Shape {
   friend bool operator!=(const Shape& a, const Shape& b) noexcept { return a.dims_ != b.dims_; }
 
  private:
+  [[noreturn]] void out_of_range(int i) const;
+  std::int64_t checked_num_elements() const;
   std::vector<std::int64_t> dims_;
 };
 

@@ -108,11 +108,21 @@ class Tensor {
   /// The values alone, NumPy style: [[1. 2.] [3. 4.]]; long tensors are elided with "...".
   std::string values_str() const;
 
-  const detail::TensorImpl& impl() const;
+  const detail::TensorImpl& impl() const {
+    if (impl_ == nullptr) empty_handle_error();
+    return *impl_;
+  }
   const std::shared_ptr<detail::TensorImpl>& impl_ptr() const noexcept { return impl_; }
 
  private:
-  const void* raw_data(DType expected, const char* what) const;
+  /// The elements when the tensor is concrete and of dtype `expected`; otherwise throws naming `what`.
+  const void* raw_data(DType expected, const char* what) const {
+    const detail::TensorImpl& self = impl();
+    if (self.symbol == nullptr && self.meta.dtype == expected) return self.buffer->data();
+    raw_data_error(expected, what);
+  }
+  [[noreturn]] static void empty_handle_error();
+  [[noreturn]] void raw_data_error(DType expected, const char* what) const;
   std::shared_ptr<detail::TensorImpl> impl_;
 };
 
@@ -185,7 +195,10 @@ T Tensor::item() const {
 
 namespace detail {
 /// True when nobody but the holder of `tensor` sees its implementation or its buffer: it may be written in place.
-bool exclusively_owned(const Tensor& tensor) noexcept;
+inline bool exclusively_owned(const Tensor& tensor) noexcept {
+  const auto& impl = tensor.impl_ptr();
+  return impl != nullptr && impl.use_count() == 1 && impl->buffer != nullptr && impl->buffer.use_count() == 1;
+}
 }  // namespace detail
 
 }  // namespace tl
