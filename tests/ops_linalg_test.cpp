@@ -46,6 +46,18 @@ TEST_CASE("ops/matmul: 2-D product and transposes") {
     CHECK(tl::matmul(row, col).to_vector<float>() == F{32});
     CHECK(tl::matmul(col, row).to_vector<float>() == F{4, 8, 12, 5, 10, 15, 6, 12, 18});
   }
+  SUBCASE("outer products (inner dim 1) in every transpose case, batched too") {
+    const F outer{4, 8, 12, 5, 10, 15, 6, 12, 18};
+    auto col = tl::constant({4.f, 5.f, 6.f}, {3, 1});
+    auto row = tl::constant({1.f, 2.f, 3.f}, {1, 3});
+    CHECK(tl::matmul(tl::reshape(col, {1, 3}), row, true, false).to_vector<float>() == outer);
+    CHECK(tl::matmul(col, tl::reshape(row, {3, 1}), false, true).to_vector<float>() == outer);
+    CHECK(tl::matmul(tl::reshape(col, {1, 3}), tl::reshape(row, {3, 1}), true, true).to_vector<float>() == outer);
+    auto batch_col = tl::constant({4.f, 5.f, 6.f, 1.f, 1.f, 1.f}, {2, 3, 1});
+    auto batch_row = tl::constant({1.f, 2.f, 3.f, 2.f, 0.f, -1.f}, {2, 1, 3});
+    CHECK(tl::matmul(batch_col, batch_row).to_vector<float>() ==
+          F{4, 8, 12, 5, 10, 15, 6, 12, 18, 2, 0, -1, 2, 0, -1, 2, 0, -1});
+  }
 }
 
 TEST_CASE("ops/matmul: batches broadcast") {

@@ -157,13 +157,14 @@ void Executor::prepare_outputs(const Step& step, TensorRefs args) {
 void Executor::acquire_slot(std::size_t value) {
   const std::size_t index = plan_->slot_of_value[value];
   Tensor& slot = plan_->slots[index];
-  const TensorMeta& meta = *plan_->value_meta[value];
-  if (!slot.defined() || !exclusively_owned(slot)) {
+  const std::size_t meta_class = plan_->meta_class[value];
+  if (!slot.defined() || !tl::detail::exclusively_owned(slot)) {
+    const TensorMeta& meta = *plan_->value_meta[value];
     slot = Tensor::empty(meta.dtype, meta.shape);
-  } else if (plan_->slot_meta_of[index] != value && !(slot.meta() == meta)) {
-    const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = meta;  // nobody else sees this impl
+  } else if (plan_->slot_meta_of[index] != meta_class) {
+    const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = *plan_->value_meta[value];  // nobody else sees this impl
   }
-  plan_->slot_meta_of[index] = value;  // the slot's tensor now has this value's meta
+  plan_->slot_meta_of[index] = meta_class;  // the slot's tensor now has this value's meta
   values_[value] = slot;
 }
 

@@ -221,6 +221,16 @@ void Executor::plan_slots(Plan& plan) const {
   }
   plan.slots.resize(slot_metas.size());
   plan.slot_meta_of.assign(slot_metas.size(), npos);
+  // Numbers for the metas, so that handing a slot to a value compares two numbers instead of two metas.
+  std::vector<const TensorMeta*> distinct;
+  plan.meta_class.assign(plan.value_meta.size(), npos);
+  for (std::size_t v = 0; v < plan.value_meta.size(); ++v) {
+    if (slot_of_value[v] == npos) continue;
+    const TensorMeta& meta = *plan.value_meta[v];
+    auto same = std::find_if(distinct.begin(), distinct.end(), [&](const TensorMeta* m) { return *m == meta; });
+    plan.meta_class[v] = static_cast<std::size_t>(same - distinct.begin());
+    if (same == distinct.end()) distinct.push_back(&meta);
+  }
 }
 
 void Executor::check_inputs(std::span<const Tensor> inputs) const {

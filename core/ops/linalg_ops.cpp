@@ -66,6 +66,17 @@ void matmul_shape(ShapeContext& ctx) {
 /// c = op(a) * op(b) for one (batch) matrix; a is (ra, ca), b is (rb, cb), c is (m, n), all row-major.
 void multiply(const float* a, std::int64_t ra, std::int64_t ca, bool ta, const float* b, std::int64_t rb,
               std::int64_t cb, bool tb, float* c, std::int64_t m, std::int64_t n) {
+  if ((ta ? ra : ca) == 1) {
+    // An outer product (inner dim 1: the kernel gradient of a dense layer on one example), one product per
+    // element; Eigen's general product would pack both operands first.
+    // op(a) is (m, 1) and op(b) is (1, n): their elements are contiguous whether transposed or not.
+    for (std::int64_t i = 0; i < m; ++i) {
+      const float ai = a[i];
+      float* __restrict row = c + i * n;
+      for (std::int64_t j = 0; j < n; ++j) row[j] = ai * b[j];
+    }
+    return;
+  }
   Eigen::Map<const RowMatrix> ma(a, ra, ca), mb(b, rb, cb);
   Eigen::Map<RowMatrix> mc(c, m, n);
   if (!ta && !tb) mc.noalias() = ma * mb;

@@ -94,7 +94,8 @@ class Executor {
     std::vector<std::size_t> slot_of_value;      ///< each value's slot, or npos
     std::vector<TensorMeta> slot_metas;          ///< the meta each slot was planned with
     std::vector<Tensor> slots;                   ///< the buffers
-    std::vector<std::size_t> slot_meta_of;       ///< per slot: the value whose meta its tensor has (npos: unknown)
+    std::vector<std::size_t> meta_class;         ///< per value: equal metas share a number (slotted values only)
+    std::vector<std::size_t> slot_meta_of;       ///< per slot: the meta_class its tensor has (npos: unknown)
   };
 
   class RunScope;
