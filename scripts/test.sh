@@ -2,7 +2,8 @@
 # Builds everything and runs every test: for the native preset the doctest suite, the examples and the install
 # check; for the asan preset the same suite under AddressSanitizer + UndefinedBehaviorSanitizer; for the wasm
 # preset the same suite under Node, the examples under Node, the JS API tests and the browser tests of the page;
-# then the fuzz preset (clang, libFuzzer + ASan + UBSan) and every fuzz target for 15 s (scripts/fuzz.sh).
+# then the fuzz preset (clang, libFuzzer + ASan + UBSan) and every fuzz target for 15 s, one per core at a time
+# (scripts/fuzz.sh). docs/building.md ("How long scripts/test.sh takes") says what keeps the whole run short.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # em++'s JS optimizer needs Debian's node modules

@@ -70,6 +70,10 @@ val saved_model_save(const val& entries);
 val saved_model_load(const val& bytes);
 val saved_model_call(double id, const std::string& name, const val& args);
 bool saved_model_dispose(double id);
+/// tl.summary.graph: the optimized graph (the one that runs) of a concrete function as a serialized GraphDef
+/// (tl::summary::graph_def_bytes), a Uint8Array. `ref` names the function as saved_model_save's entries do:
+/// {function: id, concrete: index (-1: its only one)} or {model: id, loaded: name}.
+val summary_graph_def(const val& ref);
 /// tl.cond(pred, trueFn, falseFn) and tl.whileLoop(cond, body, loopVars): JS branches / bodies via trampolines.
 val cond(double pred, const val& true_fn, const val& false_fn);
 val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, double maximum_iterations);

@@ -45,6 +45,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("savedModelLoad", &saved_model_load);
   emscripten::function("savedModelCall", &saved_model_call);
   emscripten::function("savedModelDispose", &saved_model_dispose);
+  emscripten::function("summaryGraphDef", &summary_graph_def);
   emscripten::function("cond", &cond);
   emscripten::function("whileLoop", &while_loop);
   emscripten::function("layerNew", &layer_new);

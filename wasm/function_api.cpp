@@ -2,9 +2,11 @@
 // tl::AnyFunction (cache, trace keys, retrace reasons, warnings, call history); on a miss it calls the JS
 // trampoline with handles of symbolic input tensors, and the ops the callback runs become graph nodes. A JS
 // exception in the callback comes back as {error} and is rethrown here as a C++ exception, so the tracer unwinds
-// cleanly. Saved models (tl::saved_model) save these functions' concrete functions and load them back by handle.
+// cleanly. Saved models (tl::saved_model) save these functions' concrete functions and load them back by handle;
+// tl.summary.graph takes a concrete function's graph as TensorBoard's GraphDef.
 #include <emscripten/bind.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "adapters.h"
 #include "handles.h"
 #include "tracelab/function/config.h"
+#include "tracelab/nn/event_file.h"
 #include "tracelab/nn/saved_model.h"
 
 namespace tl::wasm {
@@ -281,5 +284,30 @@ val saved_model_call(double id, const std::string& name, const val& args) {
 }
 
 bool saved_model_dispose(double id) { return saved_models().remove(id); }
+
+val summary_graph_def(const val& ref) {
+  return guarded([&] {
+    const ConcreteFunction* concrete = nullptr;
+    if (!ref["model"].isUndefined()) {
+      concrete = &saved_models().get(ref["model"].as<double>()).function(ref["loaded"].as<std::string>())
+                      .concrete_function();
+    } else {
+      AnyFunction& f = functions().get(ref["function"].as<double>());
+      std::vector<const ConcreteFunction*> all = f.concrete_functions();
+      double index = ref["concrete"].as<double>();
+      if (index < 0) {
+        TL_CHECK(all.size() == 1, InvalidArgument, "tl.summary.graph: the tl.function '", f.options().name, "' has ",
+                 all.size(), " concrete functions; pass one (getConcreteFunction(...) or concreteFunctions()[i])");
+        index = 0;
+      }
+      TL_CHECK(index < static_cast<double>(all.size()), InvalidArgument, "tl.summary.graph: concrete function ",
+               index, " of ", all.size(), " does not exist");
+      concrete = all[static_cast<std::size_t>(index)];
+    }
+    std::string bytes = summary::graph_def_bytes(concrete->graph());
+    return val::global("Uint8Array").new_(
+        emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data())));
+  });
+}
 
 }  // namespace tl::wasm

@@ -155,7 +155,8 @@ export interface SavedModel {
   dispose(): void;
 }
 /** What tl.savedModel.save takes for a name: a tl.function with one concrete function (or none yet and an input
- * signature, traced for it), a concrete function, or a loaded function. */
+ * signature, traced for it), a concrete function, or a loaded function. tl.summary.graph takes the same, a
+ * tl.function only once it has exactly one concrete function. */
 export type Savable = TracedFunction<any> | ConcreteFunction | LoadedFunction;
 
 export interface Memory {
@@ -214,6 +215,8 @@ export interface ScalarWriter {
   asDefault<T>(fn: () => T, step?: number): T;
   /** Throws InvalidArgument: a scalars-only writer has no histograms. */
   histogram(tag: string, values: Tensor | ArrayLike<number>, step: number): never;
+  /** Throws InvalidArgument: a scalars-only writer has no graphs. */
+  graph(fn: Savable, step?: number): never;
   /** Nothing to flush. */
   flush(): void;
 }
@@ -229,6 +232,11 @@ export interface EventFileWriter {
   scalar(tag: string, value: number | Tensor, step: number): void;
   /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"); the values must be finite. */
   histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
+  /**
+   * tf.summary.graph: the optimized graph (the one that runs) of a concrete function, a tl.function with exactly
+   * one, or a loaded saved-model function, as a GraphDef (TensorBoard's Graphs tab); step 0 by default.
+   */
+  graph(fn: Savable, step?: number): void;
   /** Records are written through already: nothing to do. */
   flush(): void;
   /** Closes the file; later writes throw. */
@@ -245,6 +253,8 @@ export interface MemoryFileWriter {
   scalar(tag: string, value: number | Tensor, step: number): void;
   /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"). */
   histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
+  /** As EventFileWriter.graph: a concrete function's optimized graph as a GraphDef; step 0 by default. */
+  graph(fn: Savable, step?: number): void;
   /** The event file so far. */
   bytes(): Uint8Array;
   /** Nothing to flush. */
@@ -261,6 +271,8 @@ export interface SummaryEvent {
   fileVersion?: string;
   /** A graph event. */
   hasGraph?: boolean;
+  /** A graph event's serialized GraphDef. */
+  graphDef?: Uint8Array;
   tag?: string;
   /** "scalars" or "histograms". */
   plugin?: string;
@@ -547,6 +559,12 @@ export interface Tracelab {
      * Throws InvalidArgument from a scalars-only writer, or when there is a default writer but no step.
      */
     histogram(tag: string, values: Tensor | ArrayLike<number>, step?: number): boolean;
+    /**
+     * tf.summary.graph: the optimized graph of a concrete function (a tl.function with exactly one, or a loaded
+     * saved-model function) to the default writer, at the current step or 0; false when no writer is the default.
+     * Throws InvalidArgument from a scalars-only writer.
+     */
+    graph(fn: Savable): boolean;
     /**
      * Writes to the default writer (ScalarWriter.asDefault) at `step`, or at the current step (setStep) when omitted.
      * true when written; false, writing nothing, when no writer is the default (as tf.summary.scalar). Throws

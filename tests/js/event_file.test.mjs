@@ -1,7 +1,8 @@
 // TensorBoard event files from JavaScript: js/event_file.mjs's CRC-32C and TFRecord framing against known values,
 // tl.summary.createFileWriter in Node (through the default-writer scope too) checked by the same protoc-based
 // checker as the C++ writer (tests/tensorboard/check_events.py, run with Debian's python3 and python3-protobuf),
-// the in-memory EventFile the page downloads giving the same records, and the errors.
+// the in-memory EventFile the page downloads giving the same records, graphs (writer.graph, tl.summary.graph: the
+// core's GraphDef of a concrete function, checked node by node against its graph JSON), and the errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -115,6 +116,87 @@ test('event files: an in-memory writer (the page\'s) gives the same records; a c
   const broken = bytes.slice();
   broken[ends[1] + 20] ^= 1;  // a flipped bit in the third record's data
   assert.throws(() => tl.summary.readEvents(broken), /the data CRC of the record at byte \d+ is wrong/);
+});
+
+test('event files: writer.graph and tl.summary.graph write a concrete function\'s GraphDef, read back by the checker', () => {
+  const logdir = mkdtempSync(join(tmpdir(), 'tracelab-js-graphs-'));
+  const w = tl.variable(tl.tensor([1, -2, 0.5]), true, 'dense/w');
+  const count = tl.variable(tl.scalar(0), false, 'count');
+  // A variable write and read, constants, op attributes (reduce_sum's axes, keepdims) and a tl.cond (sub-graphs).
+  const step = tl.function((x, flag) => {
+    count.assignAdd(tl.scalar(1));
+    const y = tl.sum(tl.relu(x.mul(w.read())), 1, true);
+    return tl.cond(flag, () => y.mul(2), () => y.sub(1));
+  }, { name: 'step' });
+  try {
+    const concrete = step.getConcreteFunction(new tl.TensorSpec([null, 3]), new tl.TensorSpec([], 'bool'));
+    const graph = JSON.parse(concrete.graphJson);
+    assert.ok(graph.nodes.some((node) => node.subgraphs?.length === 2), concrete.graph);  // the cond's branches
+
+    const writer = tl.summary.createFileWriter(logdir);
+    const events = [];
+    writer.graph(concrete, 5);
+    events.push({ kind: 'graph', step: 5, graph });
+    writer.scalar('loss', 0.5, 6);
+    events.push({ kind: 'scalar', tag: 'loss', step: 6, value: 0.5 });
+    // The default writer at the current step; the tl.function stands for its only concrete function.
+    writer.asDefault(() => assert.equal(tl.summary.graph(step), true), 7);
+    events.push({ kind: 'graph', step: 7, graph });
+    writer.asDefault(() => assert.equal(tl.summary.graph(concrete), true));  // no current step: 0
+    events.push({ kind: 'graph', step: 0, graph });
+    writer.close();
+    writeFileSync(join(logdir, 'expected.json'), JSON.stringify({ events }));
+    const out = execFileSync(python, [checker, logdir], { encoding: 'utf8' });
+    assert.match(out, /check_events: OK: .* 5 records \(1 scalars, 0 histograms, 3 graphs\)/);
+
+    // The in-memory writer writes the same GraphDef, and readEvents gives its bytes back.
+    const read = tl.summary.readEvents(readFileSync(writer.path));
+    assert.deepEqual(read.map((e) => [e.step, e.hasGraph ?? false]), [[0, false], [5, true], [6, false], [7, true], [0, true]]);
+    const memory = tl.summary.createMemoryFileWriter();
+    memory.graph(concrete);
+    const [, inMemory] = tl.summary.readEvents(memory.bytes());
+    assert.equal(inMemory.step, 0);
+    assert.ok(inMemory.graphDef.length > 100, `${inMemory.graphDef.length} bytes`);
+    assert.deepEqual(inMemory.graphDef, read[1].graphDef);
+    assert.deepEqual(read[4].graphDef, read[1].graphDef);
+
+    // A loaded saved model's function: the saved graph, the same GraphDef.
+    const model = tl.savedModel.load(tl.savedModel.save({ step: concrete }));
+    try {
+      memory.graph(model.functions.step, 2);
+      assert.deepEqual(tl.summary.readEvents(memory.bytes())[2].graphDef, read[1].graphDef);
+    } finally {
+      model.dispose();
+    }
+  } finally {
+    step.dispose();
+    w.dispose();
+    count.dispose();
+    rmSync(logdir, { recursive: true, force: true });
+  }
+});
+
+test('event files: tl.summary.graph refuses what is not one concrete function, and writes nothing without a writer', () => {
+  const twice = tl.function((x) => x.add(1), { name: 'twice' });
+  try {
+    assert.equal(tl.summary.graph(twice), false);  // no default writer
+    const memory = tl.summary.createMemoryFileWriter();
+    assert.throws(() => memory.graph(twice),
+      (e) => e instanceof tl.InvalidArgument && /the tl.function 'twice' has 0 concrete functions; pass one/.test(e.message));
+    twice(tl.scalar(1));
+    twice(tl.tensor([1, 2]));
+    assert.throws(() => memory.asDefault(() => tl.summary.graph(twice)), /'twice' has 2 concrete functions/);
+    assert.throws(() => memory.graph({ graph: 'x' }),
+      (e) => e instanceof tl.InvalidArgument && /MemoryFileWriter.graph: expected a concrete function .* got an object/.test(e.message));
+    assert.throws(() => memory.graph(twice.concreteFunctions()[0], 1.5), /the step must be an integer, got 1.5/);
+    assert.throws(() => tl.summary.scalarWriter().asDefault(() => tl.summary.graph(twice.concreteFunctions()[1])),
+      /tl.summary.graph: this writer writes scalars only/);
+    assert.equal(tl.summary.readEvents(memory.bytes()).length, 1);  // only the file_version event
+    memory.graph(twice.concreteFunctions()[1], 3);
+    assert.equal(tl.summary.readEvents(memory.bytes())[1].step, 3);
+  } finally {
+    twice.dispose();
+  }
 });
 
 test('event files: errors name the folder, the tag and the writer', () => {

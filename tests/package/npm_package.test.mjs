@@ -1,8 +1,8 @@
 // The npm package (build/wasm/dist, whose package.json wasm/CMakeLists.txt generates) as a user gets it: `npm pack`
 // makes the tarball, `npm install --offline <tarball>` puts it in an empty temporary project, and from there
-//   * the tarball holds what "files" names and nothing else, the manifest is as designed (name, CMake's version,
-//     "type": "module", the exports and their conditions, no dependencies), and every module it ships imports only
-//     files it ships and Node's built-in modules;
+//   * the tarball holds what "files" names (with the repository's MIT LICENSE) and nothing else, the manifest is as
+//     designed (name, CMake's version, license MIT, "type": "module", the exports and their conditions, no
+//     dependencies), and every module it ships imports only files it ships and Node's built-in modules;
 //   * Node imports 'tracelab' and 'tracelab/autograph' and trains a small model through tl.function (project/train.mjs);
 //   * `node --import tracelab/autograph/register` converts a marked module (project/hook_app.mjs);
 //   * tsc --noEmit type-checks project/usage.ts against the package's declarations, and rejects project/wrong.ts;
@@ -80,11 +80,11 @@ function specifiers(text, sourceType) {
   return found;
 }
 
-test('package: the tarball holds the builds, the facade, the declarations and the README; the manifest', () => {
+test('package: the tarball holds the builds, the facade, the declarations, the README and the LICENSE; the manifest', () => {
   const files = packed.files.map((file) => file.path).sort();
   const api = walk(join(dist, 'js')).map((path) => `js/${path}`);
-  const expected = ['README.md', 'autograph.d.mts', 'package.json', 'tracelab.d.mts', 'tracelab.mjs', 'tracelab.node.cjs',
-                    'tracelab.node.wasm', 'tracelab.web.mjs', 'tracelab.web.wasm', ...api].sort();
+  const expected = ['LICENSE', 'README.md', 'autograph.d.mts', 'package.json', 'tracelab.d.mts', 'tracelab.mjs',
+                    'tracelab.node.cjs', 'tracelab.node.wasm', 'tracelab.web.mjs', 'tracelab.web.wasm', ...api].sort();
   assert.deepEqual(files, expected);   // the playground's bundles (vendor.mjs, editor.mjs) stay out
   assert.ok(api.includes('js/autograph-parser.mjs') && api.includes('js/autograph/converter.mjs'), api.join(' '));
 
@@ -94,6 +94,11 @@ test('package: the tarball holds the builds, the facade, the declarations and th
   assert.equal(manifest.version, cmakeVersion);
   assert.equal(packed.filename, `tracelab-${cmakeVersion}.tgz`);
   assert.equal(manifest.type, 'module');
+  assert.equal(manifest.license, 'MIT');
+  // The shipped LICENSE is the repository's, MIT.
+  const license = readFileSync(join(project, 'node_modules/tracelab/LICENSE'), 'utf8');
+  assert.equal(license, readFileSync(join(root, 'LICENSE'), 'utf8'));
+  assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 The Tracelab authors\n/);
   assert.deepEqual(manifest.exports['.'], { types: './tracelab.d.mts', node: './tracelab.mjs', default: './tracelab.mjs' });
   assert.deepEqual(Object.keys(manifest.exports['./autograph']), ['types', 'node', 'default']);
   assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './autograph', './autograph/register', './package.json']);

@@ -1,8 +1,9 @@
 // TensorBoard event files in plain JavaScript, byte for byte the format tl::summary::EventFileWriter writes (see
 // core/include/tracelab/nn/event_file.h): TFRecords (uint64 length little-endian, its masked CRC-32C, the data, the
 // data's masked CRC-32C) around serialized Event protos — a file_version "brain.Event:2" event first, then scalars
-// (a float32 scalar TensorProto, plugin "scalars") and histograms (a [k, 3] float64 TensorProto of left edge, right
-// edge and count, plugin "histograms"), as TensorFlow 2 writes them. No WASM: the page uses it on its own thread.
+// (a float32 scalar TensorProto, plugin "scalars"), histograms (a [k, 3] float64 TensorProto of left edge, right
+// edge and count, plugin "histograms") and graphs (a serialized GraphDef in Event.graph_def, which the core makes:
+// tl::summary::graph_def_bytes), as TensorFlow 2 writes them. No WASM: the page uses it on its own thread.
 //
 //   const file = new EventFile();  file.scalar('loss', 0.5, 1);  const bytes = file.bytes();   // a Uint8Array
 //   eventFileName(Date.now() / 1000, 'localhost')     // 'events.out.tfevents.1700000000.localhost'
@@ -143,6 +144,9 @@ export function histogramEvent(tag, values, step, wallTime, buckets = 30) {
   return summaryEvent(tag, tensor, 'histograms', step, wallTime);
 }
 
+/** A graph's Event: `graphDef` (a serialized GraphDef, a Uint8Array) in graph_def (= 4). */
+export function graphEvent(graphDef, step, wallTime) { return eventAt(step, wallTime).string(4, graphDef).bytes(); }
+
 /** TensorBoard's file name: events.out.tfevents.<unix seconds>.<host>. */
 export function eventFileName(wallTime, host) { return `events.out.tfevents.${Math.floor(wallTime)}.${host}`; }
 
@@ -157,6 +161,8 @@ export class EventFile {
   histogram(tag, values, step, buckets = 30, wallTime = Date.now() / 1000) {
     return this.#append(histogramEvent(tag, values, step, wallTime, buckets));
   }
+  /** Appends a graph (a serialized GraphDef); returns its record. */
+  graph(graphDef, step = 0, wallTime = Date.now() / 1000) { return this.#append(graphEvent(graphDef, step, wallTime)); }
   /** The file: every record so far, in order. */
   bytes() {
     const out = new Uint8Array(this.#records.reduce((n, r) => n + r.length, 0));
@@ -218,8 +224,9 @@ export function readRecords(bytes) {
 }
 
 /**
- * The events of an event file, as far as Tracelab writes them: {wallTime, step} plus fileVersion, or hasGraph, or
- * tag, plugin and value (a scalar: a number; a histogram: [left, right, count] rows).
+ * The events of an event file, as far as Tracelab writes them: {wallTime, step} plus fileVersion, or hasGraph and
+ * graphDef (the serialized GraphDef), or tag, plugin and value (a scalar: a number; a histogram: [left, right, count]
+ * rows).
  */
 export function readEvents(bytes) {
   const text = (b) => new TextDecoder().decode(b);
@@ -228,7 +235,10 @@ export function readEvents(bytes) {
     const e = decodeMessage(record);
     const event = { wallTime: e[1] ? view(one(e, 1)).getFloat64(0, true) : 0, step: Number(BigInt.asIntN(64, one(e, 2) ?? 0n)) };
     if (e[3]) event.fileVersion = text(one(e, 3));
-    if (e[4]) event.hasGraph = true;
+    if (e[4]) {
+      event.hasGraph = true;
+      event.graphDef = new Uint8Array(one(e, 4));  // a copy, a plain Uint8Array also when `bytes` is a Buffer
+    }
     if (e[5]) {
       const value = decodeMessage(one(decodeMessage(one(e, 5)), 1));
       event.tag = text(one(value, 1));

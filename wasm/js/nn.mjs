@@ -2,7 +2,9 @@
 // tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
 import { InvalidArgument, guard } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
-import { EventFile, eventFileName, fileVersionEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
+import { EventFile, eventFileName, fileVersionEvent, graphEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
+import { concreteRef } from './function.mjs';
+import { describeValue } from './values.mjs';
 
 export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
   const core = engine.core;
@@ -126,7 +128,19 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
                                          bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)),
   };
 
-  const summary = makeSummary(Tensor);
+  /**
+   * The optimized graph (the one that runs) of a concrete function as GraphDef bytes: one of a tl.function's
+   * concrete functions, a tl.function that has exactly one, or a function of a loaded saved model.
+   */
+  const graphDefOf = (fn, where) => {
+    const ref = fn?.[concreteRef];
+    if (!ref) {
+      throw new InvalidArgument(`${where}: expected a concrete function (fn.getConcreteFunction(...) or ` +
+                                `fn.concreteFunctions()[i]), a tl.function or a loaded saved-model function, got ${describeValue(fn)}`);
+    }
+    return guard(() => core.summaryGraphDef(ref));
+  };
+  const summary = makeSummary(Tensor, graphDefOf);
   return { layers, sequential, losses, train, metrics, checkpoint, summary };
 }
 
@@ -134,11 +148,12 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
  * tf.summary's shape: scalarWriter() gives an in-memory writer of {step, tag, value, wall_time} records
  * (tl::summary's JSON Lines format); createFileWriter(logdir) (Node) a TensorBoard event-file writer, the same bytes
  * as tl::summary::create_file_writer (event_file.mjs). writer.asDefault(fn, step) makes a writer the default while
- * fn runs (TF's `with writer.as_default(step):`), and summary.scalar / summary.histogram write to the default
- * writer, at the current step (summary.setStep) when no step is given. As in TensorFlow, they return false and
- * write nothing when there is no default writer.
+ * fn runs (TF's `with writer.as_default(step):`), and summary.scalar / summary.histogram / summary.graph write to
+ * the default writer, at the current step (summary.setStep) when no step is given (graph: or step 0). As in
+ * TensorFlow, they return false and write nothing when there is no default writer. graphDefOf(fn, where) gives a
+ * concrete function's GraphDef bytes (the core's tl::summary::graph_def_bytes).
  */
-function makeSummary(Tensor) {
+function makeSummary(Tensor, graphDefOf) {
   let defaultWriter = null;
   let currentStep = null;
   const checkStep = (step, where) => {
@@ -186,6 +201,10 @@ function makeSummary(Tensor) {
     histogram(tag) {
       throw new InvalidArgument(`tl.summary.histogram('${tag}'): this writer writes scalars only (tl.summary.createFileWriter writes histograms)`);
     }
+    /** A scalars-only writer has no graphs. */
+    graph() {
+      throw new InvalidArgument('tl.summary.graph: this writer writes scalars only (tl.summary.createFileWriter writes graphs)');
+    }
     /** Nothing to flush: records are written as they are made. */
     flush() {}
   }
@@ -226,6 +245,12 @@ function makeSummary(Tensor) {
     histogram(tag, values, step, buckets = 30) {
       const where = 'MemoryFileWriter.histogram';
       this.#file.histogram(checkTag(tag, where), numbers(values, where), checkStep(step, where), buckets);
+    }
+    /** tf.summary.graph into this file: a concrete function's optimized graph as a GraphDef (the Graphs tab). */
+    graph(fn, step = 0) {
+      const where = 'MemoryFileWriter.graph';
+      checkStep(step, where);
+      this.#file.graph(graphDefOf(fn, where), step);
     }
     /** The event file so far (a Uint8Array), ready to save as fileName. */
     bytes() { return this.#file.bytes(); }
@@ -277,6 +302,12 @@ function makeSummary(Tensor) {
       const where = 'EventFileWriter.histogram';
       this.#write(histogramEvent(checkTag(tag, where), numbers(values, where), checkStep(step, where), Date.now() / 1000, buckets));
     }
+    /** tf.summary.graph into this file: a concrete function's optimized graph as a GraphDef (the Graphs tab). */
+    graph(fn, step = 0) {
+      const where = 'EventFileWriter.graph';
+      checkStep(step, where);
+      this.#write(graphEvent(graphDefOf(fn, where), step, Date.now() / 1000));
+    }
     /** Closes the file; later writes throw. */
     close() {
       if (this.#fd !== null) this.#fs.closeSync(this.#fd);
@@ -314,6 +345,16 @@ function makeSummary(Tensor) {
       const at = step ?? currentStep;
       if (at === null) throw new InvalidArgument(`tl.summary.histogram('${tag}'): no step given and none set (tl.summary.setStep, or writer.asDefault(fn, step))`);
       defaultWriter.histogram(tag, values, at);
+      return true;
+    },
+    /**
+     * tf.summary.graph: writes the optimized graph of a concrete function (a tl.function's concrete function, a
+     * tl.function with exactly one, or a loaded saved-model function) to the default writer, at the current step or
+     * 0; false (nothing written) when no writer is the default. InvalidArgument from a scalars-only writer.
+     */
+    graph(fn) {
+      if (defaultWriter === null) return false;
+      defaultWriter.graph(fn, currentStep ?? 0);
       return true;
     },
     /** tf.summary.experimental.set_step: the step scalar() uses when given none (an integer, or null for none). */

@@ -67,9 +67,13 @@ async function main(): Promise<number> {
   const events = tl.summary.createMemoryFileWriter('host');
   events.asDefault(() => tl.summary.histogram('w', [1, 2, 3]), 3);
   events.scalar('loss', tl.scalar(0.25), 4);
+  events.graph(scale.getConcreteFunction(new tl.TensorSpec([null, 2])), 5);
+  const graphed: boolean = events.asDefault(() => tl.summary.graph(scale));
   const read = tl.summary.readEvents(events.bytes());
   const value = read[1].value;
-  traceUs.push(read.length + events.fileName.length + (typeof value === 'number' ? value : value?.length ?? 0));
+  const graphDef: Uint8Array | undefined = read[3].graphDef;
+  traceUs.push(read.length + events.fileName.length + (typeof value === 'number' ? value : value?.length ?? 0) +
+               (graphDef?.length ?? 0) + Number(graphed));
   try {
     tl.matMul(x, x);
   } catch (e) {
