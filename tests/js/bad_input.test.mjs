@@ -140,6 +140,7 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'control.while-dtype': () => tl.whileLoop((v) => tl.less(v, 3), (v) => [tl.cast(v, 'int32')], [tl.scalar(0)]),
     'control.cond-dtypes': () => condDtypes(tl.ones([2])),
     'control.cond-shapes': () => condShapes(tl.ones([2])),
+    'control.branch-disposed': () => { const gone = disposed(); return tl.cond(tl.scalar(true), () => gone, () => gone); },
     'datasets.range-step-zero': () => tl.data.range(0, 5, 0),
     'datasets.slices-of-scalar': () => tl.data.fromTensorSlices([tl.scalar(1)]),
     'datasets.generator-throws': () => flaky.forEach(() => { flakySeen += 1; }),
