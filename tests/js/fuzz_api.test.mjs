@@ -4,7 +4,8 @@
 // time: TRACELAB_FUZZ_SEED (default 24), TRACELAB_FUZZ_RUNS cases per property (default 2000),
 // TRACELAB_FUZZ_SECONDS to run for a time instead (scripts/fuzz.sh js 120), TRACELAB_FUZZ_PATH to replay one
 // counterexample (fast-check's path from a failure report), TRACELAB_FUZZ_PROPERTY to run one property,
-// TRACELAB_FUZZ_STEPS for longer call sequences (default 8), TRACELAB_FUZZ_PRINT=1 to print a case, not run it.
+// TRACELAB_FUZZ_STEPS for longer call sequences (default 8), TRACELAB_FUZZ_PRINT=1 to print the case at a path that
+// is one index (a hung case's), not run it (a failure's report prints its shrunk counterexample itself).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';

@@ -374,7 +374,7 @@ const properties = { sequences: sequenceProperty, eager_vs_traced: tracedPropert
 for (const [name, property] of Object.entries(properties)) {
   if (only && only !== name) continue;
   let index = 0;
-  if (process.env.TRACELAB_FUZZ_PRINT) {  // print the generated case(s) instead of running them (a hang's input)
+  if (process.env.TRACELAB_FUZZ_PRINT) {  // print the case at path (one index: a hung case's) instead of running it
     const [value] = fc.sample(property, { seed, path: replayPath, numRuns: 1 });
     console.log(JSON.stringify(value, (k, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' ? String(v) : v)));
     continue;
