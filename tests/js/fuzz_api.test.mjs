@@ -5,7 +5,9 @@
 // TRACELAB_FUZZ_SECONDS to run for a time instead (scripts/fuzz.sh js 120), TRACELAB_FUZZ_PATH to replay one
 // counterexample (fast-check's path from a failure report), TRACELAB_FUZZ_PROPERTY to run one property,
 // TRACELAB_FUZZ_STEPS for longer call sequences (default 8), TRACELAB_FUZZ_PRINT=1 to print the case at a path that
-// is one index (a hung case's), not run it (a failure's report prints its shrunk counterexample itself).
+// is one index (a hung case's), not run it (a failure's report prints its shrunk counterexample itself);
+// TRACELAB_FUZZ_TRACE_FROM=N writes every sequence from case N on, with its steps and memory, to stderr at once, and
+// any failing sequence as it fails (for a run whose shrinking hangs after the module was damaged).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
@@ -46,7 +48,7 @@ test(`fuzz: the JS API under fast-check (seed ${seed}, ${seconds ? `${seconds} s
   const elapsed = (performance.now() - started) / 1000;
   for (const d of done)
     console.log(`fuzz ${d.property}: ${d.runs} cases in ${(d.ms / 1000).toFixed(1)} s (${(d.runs / (d.ms / 1000)).toFixed(1)} cases/s), ` +
-                `${d.calls} API calls, ${d.threw} of them threw a named error`);
+                `${d.calls} API calls, ${d.threw} of them threw a named error; WASM heap ${d.heapMiB} MiB after it`);
   console.log(`fuzz: ${total} cases in ${elapsed.toFixed(1)} s with the module load (seed ${seed})`);
   if (outcome.hung)
     assert.fail(`fuzz ${outcome.hung.property}: case ${outcome.hung.index} ran longer than ${CASE_LIMIT_MS / 1000} s (seed ${seed}; ` +

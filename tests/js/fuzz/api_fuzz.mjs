@@ -16,6 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { writeSync } from 'node:fs';
 import fc from 'fast-check';
 import { DTYPES, isShape, makeGenerators, sizeOf } from './generators.mjs';
 
@@ -57,7 +58,8 @@ function attempt(names, fn, expect) {
     assert.ok(!/Aborted\(|unreachable/.test(String(error?.message)), `${names[0]}: the module aborted: ${error.message}`);
     assert.ok(error instanceof tl.TracelabError,
               `${names[0]}: threw ${error?.name}: ${error?.message} (not a tl.TracelabError)\n${error?.stack}`);
-    assert.ok(names.some((n) => error.message.includes(n)), `${names[0]}: "${error.message}" names none of ${names.join(', ')}`);
+    assert.ok(names.some((n) => error.message.includes(n)),
+              `${names[0]}: ${error.name} "${error.message}" names none of ${names.join(', ')}\n${error.stack}`);
     assert.notEqual(expect, 'ok', `${names[0]}: good arguments were refused: ${error.message}`);
     return { ok: false, error };
   }
@@ -141,9 +143,13 @@ function runStep(world, s) {
       const run = (p) => tl.cond(p, () => a, () => b);
       const pred = world.arg(s.pred);
       const names = ['cond', 'tl.cond', 'cond_', 'function'];
-      const { ok, result } = attempt(names, () => (s.traced && pred instanceof tl.Tensor
-        ? tl.function((p) => run(p), { name: 'cond_fuzz' })(pred) : run(pred)));
-      if (ok) world.keep(result);
+      const traced = s.traced && pred instanceof tl.Tensor ? tl.function((p) => run(p), { name: 'cond_fuzz' }) : null;
+      try {
+        const { ok, result } = attempt(names, () => (traced ? traced(pred) : run(pred)));
+        if (ok) world.keep(result);
+      } finally {
+        traced?.dispose();  // a tl.function holds its graphs in the core until disposed
+      }
       return;
     }
     case 'while': {
@@ -295,12 +301,24 @@ function runOptions(s) {
 /** The fixed computation that must give its answer after any sequence. */
 const healthy = () => assert.deepEqual(tl.tidy(() => tl.tensor([1, 2, 3]).mul(2).add(0.5).arraySync()), [2.5, 4.5, 6.5]);
 
+let sequenceIndex = 0;
+/** JSON.stringify's replacer for generated values: BigInts and symbols as text. */
+const printable = (key, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' ? String(v) : v);
 // Longer sequences (TRACELAB_FUZZ_STEPS) are generated at every length up to the maximum, not mostly short ones.
 const sequenceProperty = fc.property(fc.array(step, { minLength: 1, maxLength: steps, size: steps > 8 ? 'max' : undefined }), (sequence) => {
   const baseline = tl.memory();
   const world = new World();
+  const traceFrom = Number(process.env.TRACELAB_FUZZ_TRACE_FROM ?? Infinity);
+  if (++sequenceIndex >= traceFrom) writeSync(2, `case ${sequenceIndex - 1} (JS heap ${process.memoryUsage().heapUsed >> 20} MiB, rss ${process.memoryUsage().rss >> 20} MiB, ${JSON.stringify(tl.memory())}): ${JSON.stringify(sequence, printable)}\n`);
   try {
-    for (const s of sequence) runStep(world, s);
+    for (const s of sequence) {
+      if (sequenceIndex >= traceFrom) writeSync(2, `  step ${JSON.stringify(s, printable)}\n`);
+      runStep(world, s);
+    }
+  } catch (error) {  // written at once: if shrinking then hangs, the report would never come
+    if (process.env.TRACELAB_FUZZ_TRACE_FROM)
+      writeSync(2, `FAILED case ${sequenceIndex - 1}: ${JSON.stringify(sequence, printable)}\n${error.stack}\n`);
+    throw error;
     healthy();
   } finally {
     world.dispose();
@@ -376,7 +394,7 @@ for (const [name, property] of Object.entries(properties)) {
   let index = 0;
   if (process.env.TRACELAB_FUZZ_PRINT) {  // print the case at path (one index: a hung case's) instead of running it
     const [value] = fc.sample(property, { seed, path: replayPath, numRuns: 1 });
-    console.log(JSON.stringify(value, (k, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' ? String(v) : v)));
+    console.log(JSON.stringify(value, printable));
     continue;
   }
   const started = performance.now();
@@ -392,7 +410,8 @@ for (const [name, property] of Object.entries(properties)) {
     parentPort.postMessage({ type: 'fail', property: name, report: `${fc.defaultReportMessage(details)}\nerror: ${details.errorInstance?.stack ?? details.errorInstance}`, seed, path: details.counterexamplePath });
     process.exit(1);
   }
-  parentPort.postMessage({ type: 'done', property: name, runs: details.numRuns, ms, ...stats });
+  parentPort.postMessage({ type: 'done', property: name, runs: details.numRuns, ms, ...stats,
+                          heapMiB: tl.memory().wasmHeapBytes / 2 ** 20 });
   Object.assign(stats, { calls: 0, threw: 0 });
 }
 parentPort.postMessage({ type: 'end' });
