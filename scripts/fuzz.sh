@@ -6,6 +6,9 @@
 #   scripts/fuzz.sh op_call 3600    one target for an hour, for local bug hunting (its corpus grows across runs)
 #   scripts/fuzz.sh all 120         every target for 120 s each
 #   FUZZ_JOBS=1 scripts/fuzz.sh     one target at a time
+#   scripts/fuzz.sh js 120 [--seed N]   the JS API under fast-check (tests/js/fuzz/api_fuzz.mjs) for 120 s on the
+#                                   WASM build, seeded: TRACELAB_FUZZ_SEED or --seed (default: a new one, printed);
+#                                   replay a failure with the seed and path its report prints
 #
 # Targets: graph_json checkpoint op_call trace_key saved_model (docs/reliability.md, "Fuzzing", says what each checks).
 # Each run starts from a copy of the committed seeds (tests/fuzz/corpus/<target>, never modified) in
@@ -14,6 +17,20 @@
 # reproduce with   build/fuzz/tests/fuzz/fuzz_<target> <saved input>
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The JS API's property-based fuzzer: no libFuzzer build, the WASM build's dist folder and node's test runner.
+if [ "${1:-}" = js ]; then
+  seconds=${2:-60}
+  seed=${TRACELAB_FUZZ_SEED:-}
+  if [ "${3:-}" = --seed ]; then seed=${4:?--seed needs a number}; fi
+  [ -n "$seed" ] || seed=$(( (RANDOM << 15) | RANDOM ))
+  dist=${TRACELAB_DIST:-build/wasm/dist}
+  [ -f "$dist/tracelab.mjs" ] || { echo "fuzz js: no WASM build in $dist (cmake --build --preset wasm)" >&2; exit 2; }
+  echo "=== fuzz js: ${seconds}s, seed $seed (replay: TRACELAB_FUZZ_SEED=$seed scripts/fuzz.sh js $seconds) ==="
+  TRACELAB_DIST="$dist" TRACELAB_FUZZ_SEED="$seed" TRACELAB_FUZZ_SECONDS="$seconds" \
+    node --test --test-reporter=spec tests/js/fuzz_api.test.mjs
+  exit $?
+fi
 
 all_targets=(graph_json checkpoint op_call trace_key saved_model)
 target=${1:-all}

@@ -168,6 +168,8 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
       {"variables.assign-shape", {[&] { w.assign(tl::zeros({3})); }}},
       {"variables.assign-dtype", {[&] { w.assign(tl::zeros({2}, tl::int32)); }}},
       {"variables.assign-add-shape", {[&] { w.assign_add(tl::zeros({2, 2})); }}},
+      {"variables.assign-sub-dtype", {[&] { w.assign_sub(tl::zeros({2}, tl::int32)); }}},
+      {"variables.assign-add-broadcast", {[&] { w.assign_add(tl::zeros({3})); }}},
       {"tracing.too-few-args", {[&] { sig2(tl::ones({2})); }}},
       {"tracing.too-many-args", {[&] { sig2(tl::ones({2}), tl::ones({2}), tl::ones({2})); }}},
       {"tracing.signature-rank", {[&] { sig_vec(tl::ones({2, 2})); }}},

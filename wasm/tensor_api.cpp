@@ -123,7 +123,13 @@ AttrValue to_attr(const OpDef& op, const AttrSpec& spec, const val& v) {
     case 2: expect(type == "number"); return v.as<double>();
     case 3: expect(type == "string"); return v.as<std::string>();
     case 4: return to_ints(v, op.name() + ": attribute '" + spec.name + "'");
-    default: expect(type == "string"); return dtype_from_name(v.as<std::string>());
+    default:
+      expect(type == "string");
+      try {
+        return dtype_from_name(v.as<std::string>());
+      } catch (const Error&) {  // the core's "unknown dtype" names no op: tl.runOp('cast', ..., {dtype: 'float64'})
+        detail::rethrow_prefixed(op.name() + ": attribute '" + spec.name + "': ");
+      }
   }
 }
 

@@ -1,4 +1,9 @@
 // TypeScript declarations of Tracelab's JavaScript API (wasm/tracelab.mjs; editors pick this file up next to it).
+//
+// Every options or config object declared here lists all the keys its API accepts: at run time a key not listed is an
+// InvalidArgument naming it and the accepted ones (never ignored), as is a value of the wrong kind. Shapes must hold
+// non-negative integers (null / -1 for "any size" only in TensorSpecs and padded shapes), dtypes be DType, axes
+// integers; each bad one is an InvalidArgument naming the API and the argument's path (docs/js-api.md, "Options").
 
 /** 'float32', 'int32' or 'bool'. */
 export type DType = 'float32' | 'int32' | 'bool';
@@ -102,7 +107,7 @@ export interface ConcreteFunction {
   signature: string; graph: string; tracedGraph: string; graphJson: string; tracedGraphJson: string; passes: PassReport[];
 }
 export interface FunctionOptions {
-  inputSignature?: TensorSpec[];
+  inputSignature?: TensorSpec[] | null;
   /** TensorFlow's reduce_retracing (experimental_relax_shapes). */
   reduceRetracing?: boolean;
   name?: string;
@@ -230,7 +235,7 @@ export interface EventFileWriter {
   readonly path: string;
   /** A float32 scalar (plugin "scalars"). */
   scalar(tag: string, value: number | Tensor, step: number): void;
-  /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"); the values must be finite. */
+  /** A histogram of the values in `buckets` (1 to 10000, default 30) equal-width buckets (plugin "histograms"); the values must be finite. */
   histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
   /**
    * tf.summary.graph: the optimized graph (the one that runs) of a concrete function, a tl.function with exactly
@@ -251,7 +256,7 @@ export interface MemoryFileWriter {
   readonly fileName: string;
   /** A float32 scalar (plugin "scalars"). */
   scalar(tag: string, value: number | Tensor, step: number): void;
-  /** A histogram of the values in `buckets` equal-width buckets (plugin "histograms"). */
+  /** A histogram of the values in `buckets` (1 to 10000, default 30) equal-width buckets (plugin "histograms"). */
   histogram(tag: string, values: Tensor | ArrayLike<number>, step: number, buckets?: number): void;
   /** As EventFileWriter.graph: a concrete function's optimized graph as a GraphDef; step 0 by default. */
   graph(fn: Savable, step?: number): void;

@@ -17,7 +17,7 @@ import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
 import { Engine, Tensor } from './js/tensor.mjs';
-import { toScalarData, toTensorData } from './js/values.mjs';
+import { checkOptions, describeValue, toDtype, toShape, toScalarData, toTensorData } from './js/values.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
                typeof window === 'undefined' && typeof importScripts !== 'function';
@@ -40,17 +40,18 @@ async function instantiate() {
  * parser, ~140 KB to load and compile); the runtime converted code calls is always there. The converter loads
  * alongside the WebAssembly core.
  */
-export async function loadTracelab({ autograph = true } = {}) {
+export async function loadTracelab(options) {
+  const { autograph = true } = checkOptions(options, { autograph: 'boolean' }, { what: 'loadTracelab' });
   const converter = autograph ? import('./js/autograph/converter.mjs') : null;
   const core = await instantiate();
   const engine = new Engine(core);
   let toTensorRef = null;
   const autodiff = makeAutodiff(engine, (...args) => toTensorRef(...args));
   const { make: makeTensor, ...creation } = makeCreation(engine);
-  const { api: ops, toTensor } = makeOps(engine, makeTensor, autodiff.isVariable);
+  const { api: ops, toTensor, withTensors } = makeOps(engine, makeTensor, autodiff.isVariable);
   toTensorRef = toTensor;
   const traced = makeFunction(engine, autodiff.isVariable);
-  const nn = makeNN(engine, toTensor, autodiff.fromHandle, autodiff.api.GradientTape);
+  const nn = makeNN(engine, withTensors, autodiff.fromHandle, autodiff.api.GradientTape, autodiff.isVariable);
   let logHandler = null;
   const tl = {
     /** The core's version, e.g. "0.1.0". */
@@ -119,9 +120,9 @@ export async function loadTracelab({ autograph = true } = {}) {
      * tf.saved_model: save({name: tl.function | concrete function | loaded function}) -> Uint8Array (the graphs and
      * the variables they capture); load(bytes) -> {functions, signatures, variables, dispose()}.
      */
-    savedModel: makeSavedModel(engine, toTensor, autodiff.fromHandle),
+    savedModel: makeSavedModel(engine, withTensors, autodiff.fromHandle),
     experiments: makeExperiments(core),
-    data: makeData(engine, toTensor),
+    data: makeData(engine, toTensor, withTensors),
   };
   /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */
   tl.autograph = makeAutograph(tl, engine, converter ? await converter : null);
@@ -133,16 +134,45 @@ function makeCreation(engine) {
   // Every JS value becomes tensor data through toTensorData (wasm/js/values.mjs); `what` and `root` name the
   // caller and the argument in its errors ("add: input 1: value[0] is the string 'a'; ...").
   const make = (values, shape, dtype, { what = 'tl.tensor', root = 'values' } = {}) => {
-    const { data, dims, dtype: made } = toTensorData(values, dtype, { what, root });
-    return engine.wrap(errors.guard(() => core.tensorNew(data, shape ?? dims, made)));
+    const dims = shape === undefined || shape === null ? undefined : toShape(shape, { what });
+    const { data, dims: nested, dtype: made } = toTensorData(values, dtype === undefined ? undefined : toDtype(dtype, { what }),
+                                                             { what, root });
+    const size = dims?.reduce((a, b) => a * b, 1);
+    if (dims && size !== data.length)
+      throw new errors.ShapeError(`${what}: ${data.length} value${data.length === 1 ? ' does' : 's do'} not fill shape [${dims}] ` +
+                                  `(${size} element${size === 1 ? '' : 's'})`);
+    return engine.wrap(errors.guardNamed(what, () => core.tensorNew(data, dims ?? nested, made)));
   };
-  const filled = (shape, value, dtype) => engine.wrap(errors.guard(() => core.tensorFill(shape, value, dtype)));
+  // Shapes and dtypes are checked here (naming the API and the argument's path) before the core sees them.
+  const filled = (what, shape, value, dtype) => {
+    const dims = toShape(shape, { what });
+    return engine.wrap(errors.guardNamed(what, () => core.tensorFill(dims, value, toDtype(dtype, { what }))));
+  };
+  const number = (what, root, value) => {
+    if (typeof value !== 'number') throw new errors.InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a number`);
+    return value;
+  };
   let seed = 1;
   const nextRandom = () => {  // mulberry32: a small seeded generator for JS-side random tensors
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // Checks a random tensor's arguments (the numbers named in `numbers`), sets the seed when given; its size.
+  const randomSetup = (what, shape, dtype, newSeed, numbers) => {
+    const dims = toShape(shape, { what });
+    toDtype(dtype, { what });
+    for (const [name, value] of Object.entries(numbers)) number(what, name, value);
+    if (newSeed !== undefined) {
+      if (!Number.isSafeInteger(newSeed)) throw new errors.InvalidArgument(`${what}: seed is ${describeValue(newSeed)}; expected an integer`);
+      seed = newSeed;
+    }
+    const size = dims.reduce((a, b) => a * b, 1);
+    // The values are made in JavaScript: a size no typed array can hold is refused as the core refuses it.
+    if (size > 2 ** 31 - 1)
+      throw new errors.OutOfMemory(`${what}: shape [${dims}] has ${size} elements, more than this platform can address`);
+    return size;
   };
   return {
     make,
@@ -152,30 +182,33 @@ function makeCreation(engine) {
      */
     tensor: (values, shape, dtype) => make(values, shape, dtype),
     scalar: (value, dtype) => {
-      const { data, dtype: made } = toScalarData(value, dtype, { what: 'tl.scalar' });
+      const what = 'tl.scalar';
+      const { data, dtype: made } = toScalarData(value, dtype === undefined ? undefined : toDtype(dtype, { what }), { what });
       return engine.wrap(errors.guard(() => core.tensorNew(data, [], made)));
     },
-    zeros: (shape, dtype = 'float32') => filled(shape, 0, dtype),
-    ones: (shape, dtype = 'float32') => filled(shape, 1, dtype),
+    zeros: (shape, dtype = 'float32') => filled('tl.zeros', shape, 0, dtype),
+    ones: (shape, dtype = 'float32') => filled('tl.ones', shape, 1, dtype),
     /** A tensor of `shape` holding `value` (a number or boolean, converted to `dtype` as tl.tensor converts). */
-    fill: (shape, value, dtype = 'float32') => filled(shape, toScalarData(value, dtype, { what: 'tl.fill' }).data[0], dtype),
+    fill: (shape, value, dtype = 'float32') =>
+      filled('tl.fill', shape, toScalarData(value, toDtype(dtype, { what: 'tl.fill' }), { what: 'tl.fill' }).data[0], dtype),
     /** [start, stop) in steps of `step` (TF.js' tl.range). */
-    range: (start, stop, step = 1, dtype = 'float32') =>
-      engine.wrap(errors.guard(() => core.tensorRange(start, stop, step, dtype))),
+    range: (start, stop, step = 1, dtype = 'float32') => {
+      const what = 'tl.range';
+      return engine.wrap(errors.guard(() => core.tensorRange(number(what, 'start', start), number(what, 'stop', stop),
+                                                            number(what, 'step', step), toDtype(dtype, { what }))));
+    },
     /** Uniform in [minval, maxval); `seed` makes it repeatable. */
     randomUniform: (shape, minval = 0, maxval = 1, dtype = 'float32', newSeed) => {
-      if (newSeed !== undefined) seed = newSeed;
-      const n = shape.reduce((a, b) => a * b, 1);
-      const values = Array.from({ length: n }, () => minval + (maxval - minval) * nextRandom());
-      return make(dtype === 'int32' ? values.map(Math.floor) : values, shape, dtype);
+      const n = randomSetup('tl.randomUniform', shape, dtype, newSeed, { minval, maxval });
+      const values = Float64Array.from({ length: n }, () => minval + (maxval - minval) * nextRandom());
+      return make(dtype === 'int32' ? values.map(Math.floor) : values, shape, dtype, { what: 'tl.randomUniform' });
     },
     /** Normal(mean, stdDev) by Box-Muller; `seed` makes it repeatable. */
     randomNormal: (shape, mean = 0, stdDev = 1, dtype = 'float32', newSeed) => {
-      if (newSeed !== undefined) seed = newSeed;
-      const n = shape.reduce((a, b) => a * b, 1);
-      const values = Array.from({ length: n }, () =>
+      const n = randomSetup('tl.randomNormal', shape, dtype, newSeed, { mean, stdDev });
+      const values = Float64Array.from({ length: n }, () =>
         mean + stdDev * Math.sqrt(-2 * Math.log(1 - nextRandom())) * Math.cos(2 * Math.PI * nextRandom()));
-      return make(dtype === 'int32' ? values.map(Math.trunc) : values, shape, dtype);
+      return make(dtype === 'int32' ? values.map(Math.trunc) : values, shape, dtype, { what: 'tl.randomNormal' });
     },
   };
 }

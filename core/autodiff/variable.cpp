@@ -23,6 +23,14 @@ Tensor strengthen(const Tensor& value, DType dtype) {
 
 int rank_of(const Variable& variable) { return variable.shape().rank(); }
 
+/// An update's dtype is the variable's (a weak scalar takes it): checked before the update is computed, so the error
+/// names the assignment and the variable, not the add / sub inside it.
+void check_update_dtype(const Variable& v, const Tensor& delta, const char* what) {
+  TL_CHECK(delta.defined(), InvalidArgument, what, ": variable '", v.name(), "' got an empty Tensor handle");
+  TL_CHECK(delta.is_weak() || delta.dtype() == v.dtype(), DTypeError, what, ": variable '", v.name(), "' has dtype ",
+           dtype_name(v.dtype()), ", got ", dtype_name(delta.dtype()));
+}
+
 }  // namespace
 
 Variable::Variable(const Tensor& initial, std::string name, bool trainable)
@@ -70,10 +78,17 @@ void Variable::assign(const Tensor& value) {
 }
 
 void Variable::assign_add(const Tensor& delta) {
+  check_update_dtype(*this, delta, "assign_add");
   Tensor sum;
   {
     detail::PauseRecording pause;
-    sum = add(value(), delta);
+    try {
+      sum = add(value(), delta);
+    } catch (const OutOfMemory&) {
+      throw;
+    } catch (const Error&) {  // a bool variable, a delta that does not broadcast: named as this assignment
+      detail::rethrow_prefixed(detail::cat("assign_add: variable '", name(), "': "));
+    }
   }
   TL_CHECK(sum.shape().is_compatible_with(shape()) && sum.rank() == rank_of(*this), ShapeError, "assign_add: variable '", name(), "' has shape ", shape().str(),
            ", the update ", delta.shape().str(), " would make it ", sum.shape().str());
@@ -81,10 +96,17 @@ void Variable::assign_add(const Tensor& delta) {
 }
 
 void Variable::assign_sub(const Tensor& delta) {
+  check_update_dtype(*this, delta, "assign_sub");
   Tensor difference;
   {
     detail::PauseRecording pause;
-    difference = sub(value(), delta);
+    try {
+      difference = sub(value(), delta);
+    } catch (const OutOfMemory&) {
+      throw;
+    } catch (const Error&) {  // a bool variable, a delta that does not broadcast: named as this assignment
+      detail::rethrow_prefixed(detail::cat("assign_sub: variable '", name(), "': "));
+    }
   }
   TL_CHECK(difference.shape().is_compatible_with(shape()) && difference.rank() == rank_of(*this), ShapeError, "assign_sub: variable '", name(), "' has shape ",
            shape().str(), ", the update ", delta.shape().str(), " would make it ", difference.shape().str());

@@ -227,7 +227,7 @@ test('tracing: the call history keeps the last callHistory records (100 by defau
   three.clearCalls();
   assert.deepEqual(three.calls, []);
   assert.throws(() => tl.function((a) => a, { name: 'bad', callHistory: -1 }),
-                { name: 'InvalidArgument', message: /bad: callHistory must be a non-negative integer/ });
+                { name: 'InvalidArgument', message: /tl\.function 'bad': options\.callHistory is the number -1; expected a non-negative integer/ });
   for (const f of [byDefault, three, none, watched]) f.dispose();
   x.dispose();
 });
@@ -368,7 +368,7 @@ test('experiments: warmupSteps runs untimed first (warmupMs); progress reports c
   assert.throws(() => tl.experiments.runRagged({ warmupSteps: -1 }),
                 { name: 'InvalidArgument', message: /warmup_steps must be in \[0, 100000\], got -1/ });
   assert.throws(() => tl.experiments.runRagged({ warmupSteps: 2.5 }),
-                { name: 'InvalidArgument', message: /warmupSteps must be an integer, got a fraction/ });
+                { name: 'InvalidArgument', message: /runRagged: config\.warmupSteps is the number 2\.5; expected an integer/ });
 });
 
 test('whileLoop: the traced gradient equals the eager one when a loop variable starts as a tensor the body captures', () => {

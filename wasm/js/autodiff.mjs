@@ -2,6 +2,7 @@
 // tl.valueAndGrads / tl.variableGrads, all on the core's one tape.
 import { guard, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
+import { checkOptions, describeValue } from './values.mjs';
 
 export function makeAutodiff(engine, toTensor) {
   const core = engine.core;
@@ -11,6 +12,9 @@ export function makeAutodiff(engine, toTensor) {
   class Variable {
     constructor(initial, trainable = true, name = 'Variable', handle = undefined) {
       if (handle === undefined) {
+        if (typeof trainable !== 'boolean')
+          throw new InvalidArgument(`tl.variable: trainable is ${describeValue(trainable)}; expected a boolean`);
+        if (typeof name !== 'string') throw new InvalidArgument(`tl.variable: name is ${describeValue(name)}; expected a string`);
         const value = toTensor(initial, undefined, 'variable');
         this.id = guard(() => core.variableNew(value.id, name, trainable));
         if (value !== initial) value.dispose();
@@ -56,13 +60,18 @@ export function makeAutodiff(engine, toTensor) {
 
   const source = (s) => {
     if (s instanceof Variable) return { kind: 'variable', id: s.id };
-    if (s instanceof Tensor) return { kind: 'tensor', id: s.id };
-    throw new InvalidArgument('GradientTape: sources must be tensors or variables');
+    if (s instanceof Tensor) {
+      s.checkAlive('GradientTape: a source');
+      return { kind: 'tensor', id: s.id };
+    }
+    throw new InvalidArgument(`GradientTape: sources must be tensors or variables, got ${describeValue(s)}`);
   };
 
   /** Records ops from construction until stopRecording() (or dispose()); gradient() differentiates them. */
   class GradientTape {
-    constructor({ persistent = false, watchAccessedVariables = true } = {}) {
+    constructor(options) {
+      const { persistent = false, watchAccessedVariables = true } = checkOptions(
+        options, { persistent: 'boolean', watchAccessedVariables: 'boolean' }, { what: 'tl.GradientTape' });
       this.id = guard(() => core.tapeNew(persistent, watchAccessedVariables));
     }
     watch(...sources) { guard(() => core.tapeWatch(this.id, sources.flat().map(source))); }
@@ -71,12 +80,16 @@ export function makeAutodiff(engine, toTensor) {
      * d target / d sources: one tensor (or null when the target does not depend on it) per source; `sources`
      * may be a single tensor/variable (then one result) or an array.
      */
-    gradient(target, sources, { unconnectedGradients = 'none' } = {}) {
+    gradient(target, sources, options) {
+      const { unconnectedGradients = 'none' } = checkOptions(options, {
+        unconnectedGradients: (v) => (v === 'none' || v === 'zero' ? null : "'none' or 'zero'"),
+      }, { what: 'GradientTape.gradient' });
       const list = Array.isArray(sources) ? sources : [sources];
       if (!(target instanceof Tensor)) {
         const got = target === null ? 'null' : target instanceof Variable ? 'a variable (read() it)' : typeof target;
         throw new InvalidArgument(`GradientTape.gradient: the target must be a tensor, got ${got}`);
       }
+      target.checkAlive('GradientTape.gradient: the target');
       const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), unconnectedGradients === 'zero'));
       const grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
       return Array.isArray(sources) ? grads : grads[0];

@@ -1,9 +1,21 @@
 // tl.data: the core's tf.data-style pipeline from JavaScript. Elements are arrays of tensors (one per component);
 // map / filter / forEach callbacks get the components as separate arguments, as in TensorFlow's Python API:
 //   tl.data.fromTensorSlices([xs, ys]).shuffle(100, 7).batch(32).map((x, y) => [x.mul(2), y])
-import { guard, translate } from './errors.mjs';
+import { guard, InvalidArgument, translate } from './errors.mjs';
+import { describeValue, toDtype, toInteger, toShape } from './values.mjs';
 
-export function makeData(engine, toTensor) {
+/** An integer argument of a transformation (its range is the core's to check), named `Dataset.<kind>: <root>`. */
+const int = (kind, root, value, min) => toInteger(value, { what: `Dataset.${kind}`, root, min });
+const bool = (kind, root, value) => {
+  if (typeof value !== 'boolean') throw new InvalidArgument(`Dataset.${kind}: ${root} is ${describeValue(value)}; expected a boolean`);
+  return value;
+};
+const callback = (kind, value) => {
+  if (typeof value !== 'function') throw new InvalidArgument(`Dataset.${kind}: expected a function, got ${describeValue(value)}`);
+  return value;
+};
+
+export function makeData(engine, toTensor, withTensors) {
   const core = engine.core;
 
   class Dataset {
@@ -11,27 +23,39 @@ export function makeData(engine, toTensor) {
     transform(kind, args = {}) { return new Dataset(guard(() => core.datasetTransform(this.id, kind, args))); }
 
     /** fn(...components) -> a tensor or an array of tensors (the new components). */
-    map(fn) { return this.transform('map', { fn: engine.trampoline(fn, 'map') }); }
+    map(fn) { return this.transform('map', { fn: engine.trampoline(callback('map', fn), 'map') }); }
     /** predicate(...components) -> a bool scalar tensor. */
-    filter(predicate) { return this.transform('filter', { fn: engine.trampoline(predicate, 'filter') }); }
+    filter(predicate) { return this.transform('filter', { fn: engine.trampoline(callback('filter', predicate), 'filter') }); }
     shuffle(bufferSize, seed = 0, reshuffleEachIteration = true) {
-      return this.transform('shuffle', { bufferSize, seed, reshuffle: reshuffleEachIteration });
+      return this.transform('shuffle', { bufferSize: int('shuffle', 'bufferSize', bufferSize), seed: int('shuffle', 'seed', seed, 0),
+                                         reshuffle: bool('shuffle', 'reshuffleEachIteration', reshuffleEachIteration) });
     }
-    batch(batchSize, dropRemainder = false) { return this.transform('batch', { batchSize, dropRemainder }); }
+    batch(batchSize, dropRemainder = false) {
+      return this.transform('batch', { batchSize: int('batch', 'batchSize', batchSize),
+                                       dropRemainder: bool('batch', 'dropRemainder', dropRemainder) });
+    }
     /** paddedShapes: one shape per component (-1 = the batch's largest); paddingValues: one number each. */
     paddedBatch(batchSize, paddedShapes, paddingValues, dropRemainder = false) {
-      const values = paddingValues?.map((v, i) => toTensor(v, this.elementSpec[i]?.dtype ?? 'float32', 'paddedBatch'));
-      try {
-        return this.transform('paddedBatch', { batchSize, paddedShapes, paddingValues: values?.map((t) => t.id), dropRemainder });
-      } finally {
-        values?.forEach((t, i) => { if (t !== paddingValues[i]) t.dispose(); });
+      const what = 'Dataset.paddedBatch';
+      int('paddedBatch', 'batchSize', batchSize);
+      bool('paddedBatch', 'dropRemainder', dropRemainder);
+      if (paddedShapes !== undefined) {
+        if (!Array.isArray(paddedShapes))
+          throw new InvalidArgument(`${what}: paddedShapes is ${describeValue(paddedShapes)}; expected an array of shapes`);
+        paddedShapes = paddedShapes.map((shape, i) => toShape(shape, { what, root: `paddedShapes[${i}]`, unknown: true }));
       }
+      if (paddingValues !== undefined && !Array.isArray(paddingValues))
+        throw new InvalidArgument(`${what}: paddingValues is ${describeValue(paddingValues)}; expected an array (one value per component)`);
+      return withTensors((convert) => {
+        const values = paddingValues?.map((v, i) => convert(v, this.elementSpec[i]?.dtype ?? 'float32', 'paddedBatch').id);
+        return this.transform('paddedBatch', { batchSize, paddedShapes, paddingValues: values, dropRemainder });
+      });
     }
-    take(count) { return this.transform('take', { count }); }
-    skip(count) { return this.transform('skip', { count }); }
-    repeat(count) { return this.transform('repeat', count === undefined ? {} : { count }); }
-    enumerate(start = 0) { return this.transform('enumerate', { start }); }
-    prefetch(bufferSize) { return this.transform('prefetch', { bufferSize }); }
+    take(count) { return this.transform('take', { count: int('take', 'count', count) }); }
+    skip(count) { return this.transform('skip', { count: int('skip', 'count', count) }); }
+    repeat(count) { return this.transform('repeat', count === undefined ? {} : { count: int('repeat', 'count', count) }); }
+    enumerate(start = 0) { return this.transform('enumerate', { start: int('enumerate', 'start', start) }); }
+    prefetch(bufferSize) { return this.transform('prefetch', { bufferSize: int('prefetch', 'bufferSize', bufferSize) }); }
 
     get elementSpec() { return guard(() => core.datasetInfo(this.id)).elementSpec; }
     /** The element count, -1 for infinite (tf.data.INFINITE_CARDINALITY), -2 when unknown. */
@@ -57,7 +81,7 @@ export function makeData(engine, toTensor) {
      * body(...components) for every element: eagerly a loop; inside a tl.function ONE graph node that runs the
      * whole loop every time the graph runs (TF's `for x in dataset` inside tf.function).
      */
-    forEach(body) { engine.relay(() => core.datasetForEach(this.id, engine.trampoline(body, 'forEach'))); }
+    forEach(body) { engine.relay(() => core.datasetForEach(this.id, engine.trampoline(callback('forEach', body), 'forEach'))); }
     /** TF.js' spelling: await ds.forEachAsync(element => ...) with the element array. */
     async forEachAsync(fn) {
       for (const element of this) engine.tidy(() => { fn(element); });
@@ -69,8 +93,9 @@ export function makeData(engine, toTensor) {
     /** Slices each component along dim 0 (tf.data.Dataset.from_tensor_slices). */
     fromTensorSlices: (components) => {
       const list = Array.isArray(components) ? components : [components];
-      return new Dataset(guard(() => core.datasetFromSlices(
-        list.map((t, i) => toTensor(t, 'float32', `fromTensorSlices: component ${i}`).id))));
+      // The tensors made from plain values are disposed afterwards: the dataset holds its own references.
+      return withTensors((convert) => new Dataset(guard(() => core.datasetFromSlices(
+        list.map((c, i) => convert(c, 'float32', `fromTensorSlices: component ${i}`).id)))));
     },
     /**
      * The elements a JS generator function yields (each a tensor or an array of tensors / numbers), checked
@@ -78,6 +103,17 @@ export function makeData(engine, toTensor) {
      * every pass.
      */
     fromGenerator: (generatorFn, outputSignature) => {
+      const what = 'tl.data.fromGenerator';
+      if (typeof generatorFn !== 'function')
+        throw new InvalidArgument(`${what}: generatorFn is ${describeValue(generatorFn)}; expected a generator function`);
+      if (!Array.isArray(outputSignature))
+        throw new InvalidArgument(`${what}: outputSignature is ${describeValue(outputSignature)}; expected an array of tl.TensorSpecs`);
+      outputSignature.forEach((s, i) => {
+        if (s === null || typeof s !== 'object')
+          throw new InvalidArgument(`${what}: outputSignature[${i}] is ${describeValue(s)}; expected a tl.TensorSpec`);
+        toShape(s.shape, { what, root: `outputSignature[${i}].shape`, unknown: true });
+        if (s.dtype !== undefined) toDtype(s.dtype, { what, root: `outputSignature[${i}].dtype` });
+      });
       const start = () => {
         const iterator = generatorFn();
         return () => {
@@ -106,6 +142,9 @@ export function makeData(engine, toTensor) {
     },
     range: (start, stop, step = 1) => {
       if (stop === undefined) [start, stop] = [0, start];
+      for (const [root, value] of Object.entries({ start, stop, step }))
+        if (typeof value !== 'number' || Number.isNaN(value))
+          throw new InvalidArgument(`tl.data.range: ${root} is ${describeValue(value)}; expected a number`);
       return new Dataset(guard(() => core.datasetRange(start, stop, step)));
     },
     Dataset,

@@ -49,6 +49,20 @@ export function guard(fn) {
   }
 }
 
+/**
+ * guard(fn) for a call the core does not know the JS name of (tensorFill is tl.zeros, tl.ones and tl.fill): a core
+ * error is rethrown as its subclass with `what` before its message ("tl.zeros: out of memory: ...").
+ */
+export function guardNamed(what, fn) {
+  try {
+    return fn();
+  } catch (error) {
+    const e = translate(error);
+    if (!(e instanceof TracelabError) || e.message.startsWith(`${what}: `)) throw e;
+    throw new e.constructor(`${what}: ${e.message}`);
+  }
+}
+
 const HOST_KINDS = { float: 'number', int: 'number', bool: 'boolean', string: 'string' };
 
 /**

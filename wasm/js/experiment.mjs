@@ -1,6 +1,19 @@
 // The ragged-input experiment from JavaScript: the core's runner (the same one the CLI and the benchmark use),
 // with a progress callback that receives the steps since the last report and can stop the run.
 import { guard, translate } from './errors.mjs';
+import { checkOptions } from './values.mjs';
+
+/**
+ * The experiment's config keys (RaggedConfig's fields in camelCase). Values of the listed kinds are checked here;
+ * ranges, mode and optimizer names are the core's (RaggedConfig::validate), which names the field.
+ */
+const CONFIG = {
+  modes: ['string'], steps: 'integer', seed: 'integer', minLength: 'integer', maxLength: 'integer', features: 'integer',
+  batchSize: 'integer', hiddenUnits: ['integer'], learningRate: 'number', optimizer: 'string', buckets: ['integer'],
+  examples: 'integer', maxRetracingWarnings: 'integer', optimize: 'boolean', warmupSteps: 'integer',
+  specializePlans: 'boolean', saveModels: 'boolean',
+};
+const config = (value, what) => checkOptions(value, CONFIG, { what, root: 'config' });
 
 export function makeExperiments(core) {
   /**
@@ -16,7 +29,13 @@ export function makeExperiments(core) {
    * previous report); returning false stops the run. Returns the result document of docs/performance.md
    * ("tracelab.ragged/1").
    */
-  function runRagged(config = {}, { onProgress, progressEvery = 100, includeGraphs = false } = {}) {
+  function runRagged(runConfig, options) {
+    const what = 'tl.experiments.runRagged';
+    runConfig = config(runConfig, what);
+    const { onProgress, progressEvery = 100, includeGraphs = false } = checkOptions(options, {
+      onProgress: 'function', progressEvery: (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'a positive integer'),
+      includeGraphs: 'boolean',
+    }, { what });
     let callbackError = null;
     const progress = onProgress
       ? (report) => {
@@ -28,17 +47,17 @@ export function makeExperiments(core) {
           }
         }
       : null;
-    const { json, savedModels } = guard(() => core.raggedRun(config, progress, progressEvery, includeGraphs));
+    const { json, savedModels } = guard(() => core.raggedRun(runConfig, progress, progressEvery, includeGraphs));
     if (callbackError) throw translate(callbackError);
     const document = JSON.parse(json);
-    if (config.saveModels) {
+    if (runConfig.saveModels) {
       document.modes.forEach((mode, i) => { mode.savedModel = savedModels[i].length > 0 ? savedModels[i] : null; });
     }
     return document;
   }
   /** The examples runRagged trains on for `config`: [{length, x: Float32Array, y: Float32Array}]. */
-  const raggedData = (config = {}) => guard(() => core.raggedData(config));
+  const raggedData = (runConfig) => guard(() => core.raggedData(config(runConfig, 'tl.experiments.raggedData')));
   /** The initial kernels of every mode's model (one Float32Array per Dense layer, (in, out) row-major). */
-  const raggedKernels = (config = {}) => guard(() => core.raggedKernels(config));
+  const raggedKernels = (runConfig) => guard(() => core.raggedKernels(config(runConfig, 'tl.experiments.raggedKernels')));
   return { runRagged, raggedData, raggedKernels };
 }

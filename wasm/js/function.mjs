@@ -4,16 +4,33 @@
 // then, tl.print every call); later calls with a matching key only run the graph.
 import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
-import { describeValue } from './values.mjs';
+import { checkOptions, describeValue, toDtype, toShape } from './values.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
 export class TensorSpec {
   constructor(shape, dtype = 'float32', name = null) {
-    this.shape = shape.map((d) => (d === null || d === undefined ? -1 : d));
-    this.dtype = dtype;
+    const what = 'tl.TensorSpec';
+    this.shape = toShape(shape, { what, unknown: true });
+    this.dtype = toDtype(dtype, { what });
+    if (name !== null && typeof name !== 'string')
+      throw new InvalidArgument(`${what}: name is ${describeValue(name)}; expected a string or null`);
     this.name = name;
   }
 }
+
+/** tl.function's options and the kind of value each takes (checkOptions in wasm/js/values.mjs). */
+const FUNCTION_OPTIONS = {
+  inputSignature: (v) => (v === null || (Array.isArray(v) && v.every((s) => s instanceof TensorSpec))
+    ? null : 'an array of tl.TensorSpec (or null)'),
+  reduceRetracing: 'boolean',
+  name: 'string',
+  maxRetracingWarnings: (v) => (Number.isInteger(v) && v >= -1 && v <= 2 ** 31 - 1
+    ? null : 'a non-negative integer, or -1 for no limit'),
+  argNames: ['string'],
+  callHistory: 'count',
+  onTrace: 'function',
+  specializePlans: 'boolean',
+};
 
 /** Where a tl.function and its concrete functions keep what tl.savedModel.save passes to the core. */
 export const concreteRef = Symbol('tracelab.concreteFunction');
@@ -43,8 +60,10 @@ export function makeFunction(engine, isVariable) {
    * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace, specializePlans
    * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call).
    */
-  function tfFunction(fn, options = {}) {
-    if (typeof fn !== 'function') throw new InvalidArgument('tl.function: expected a function');
+  function tfFunction(fn, options) {
+    if (typeof fn !== 'function') throw new InvalidArgument(`tl.function: fn is ${describeValue(fn)}; expected a function`);
+    const label = typeof options?.name === 'string' ? options.name : fn.name;
+    options = checkOptions(options, FUNCTION_OPTIONS, { what: label ? `tl.function '${label}'` : 'tl.function' });
     const name = options.name ?? (fn.name || 'function');
     // onTrace reads the record of the call that traced, so it needs a history of at least one call.
     const wanted = options.callHistory ?? DEFAULT_CALL_HISTORY;
@@ -144,6 +163,11 @@ export function makeFunction(engine, isVariable) {
    * Eagerly a plain branch; inside tl.function one cond node holding both branches as sub-graphs.
    */
   function cond(pred, trueFn, falseFn) {
+    if (!(pred instanceof Tensor))
+      throw new InvalidArgument(`tl.cond: pred is ${describeValue(pred)}; expected a bool scalar tensor`);
+    pred.checkAlive('tl.cond: pred');
+    checkFunction('tl.cond', 'trueFn', trueFn);
+    checkFunction('tl.cond', 'falseFn', falseFn);
     const whenTrue = engine.trampoline(trueFn, 'cond: trueFn'), whenFalse = engine.trampoline(falseFn, 'cond: falseFn');
     const ids = engine.relay(() => core.cond(pred.id, whenTrue, whenFalse));
     const structure = whenTrue.structure ?? whenFalse.structure;  // eagerly only one branch ran
@@ -152,10 +176,26 @@ export function makeFunction(engine, isVariable) {
   }
 
   /** tf.while_loop: while (cond(...vars)) vars = body(...vars); returns the final vars (an array). */
-  function whileLoop(condFn, body, loopVars, { maximumIterations = -1 } = {}) {
+  function whileLoop(condFn, body, loopVars, options) {
+    const what = 'tl.whileLoop';
+    const { maximumIterations = -1 } = checkOptions(options, {
+      maximumIterations: (v) => (Number.isSafeInteger(v) && v >= -1 ? null : 'a non-negative integer (or -1 for no limit)'),
+    }, { what });
+    checkFunction(what, 'cond', condFn);
+    checkFunction(what, 'body', body);
+    if (!Array.isArray(loopVars))
+      throw new InvalidArgument(`${what}: loopVars is ${describeValue(loopVars)}; expected an array of tensors`);
+    loopVars.forEach((t, i) => {
+      if (!(t instanceof Tensor)) throw new InvalidArgument(`${what}: loopVars[${i}] is ${describeValue(t)}; expected a tensor`);
+      t.checkAlive(`${what}: loopVars[${i}]`);
+    });
     const ids = engine.relay(() => core.whileLoop(engine.trampoline(condFn, 'whileLoop: cond'), engine.trampoline(body, 'whileLoop: body'),
                                            loopVars.map((t) => t.id), maximumIterations));
     return ids.map((i) => engine.wrap(i));
+  }
+
+  function checkFunction(what, root, value) {
+    if (typeof value !== 'function') throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a function`);
   }
 
   return { function: tfFunction, TensorSpec, print, cond, whileLoop };

@@ -4,11 +4,44 @@ import { InvalidArgument, guard } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { EventFile, eventFileName, fileVersionEvent, graphEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
 import { concreteRef } from './function.mjs';
-import { describeValue } from './values.mjs';
+import { checkOptions, describeValue } from './values.mjs';
 
-export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
+/** A positive integer, or a pair of them (kernel sizes, strides), for checkOptions. */
+const size2 = (v) => ((Number.isSafeInteger(v) && v >= 1) ||
+  (Array.isArray(v) && v.length === 2 && v.every((d) => Number.isSafeInteger(d) && d >= 1))
+  ? null : 'a positive integer or a pair [height, width] of them');
+const positive = (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'a positive integer');
+const padding = (v) => (v === 'valid' || v === 'same' ? null : "'valid' or 'same'");
+
+/** Each layer class's options (the keys of tl.layers.<name>(options)) and the kind of value each takes. */
+const LAYER_OPTIONS = {
+  Dense: { units: positive, activation: 'string', useBias: 'boolean', seed: 'count', name: 'string' },
+  Conv2D: { filters: positive, kernelSize: size2, strides: size2, padding, activation: 'string', useBias: 'boolean',
+            seed: 'count', name: 'string' },
+  MaxPooling2D: { poolSize: size2, strides: size2, padding, name: 'string' },
+  AveragePooling2D: { poolSize: size2, strides: size2, padding, name: 'string' },
+  Flatten: { name: 'string' },
+  Dropout: { rate: 'number', seed: 'count', name: 'string' },
+  SimpleRNN: { units: positive, activation: 'string', returnSequences: 'boolean', seed: 'count', name: 'string' },
+};
+
+export function makeNN(engine, withTensors, variableFromHandle, GradientTape, isVariable) {
   const core = engine.core;
   const variablesOf = (ids) => ids.map(variableFromHandle);
+  /** `list` checked: an array of tl.Variables (checkpoints, optimizers), named as `what`'s `root`. */
+  const variableList = (list, what, root = 'variables') => {
+    if (!Array.isArray(list)) throw new InvalidArgument(`${what}: ${root} is ${describeValue(list)}; expected an array of tl.Variables`);
+    list.forEach((v, i) => {
+      if (!isVariable(v)) throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(v)}; expected a tl.Variable`);
+      v.check();
+    });
+    return list;
+  };
+  const number = (what, root, value) => {
+    if (typeof value !== 'number' || Number.isNaN(value))
+      throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a number`);
+    return value;
+  };
 
   /** A Keras-style layer (or model). apply(x, {training}) builds it on the first call. */
   class Layer {
@@ -16,9 +49,12 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
       this.id = guard(() => core.layerNew(config));
       this.className = config.className;
     }
-    apply(x, { training = false } = {}) {
-      const input = toTensor(x, 'float32', `${this.className}.apply`);
-      return engine.wrap(guard(() => core.layerCall(this.id, input.id, training)));
+    apply(x, options) {
+      const { training = false } = checkOptions(options, { training: 'boolean' }, { what: `${this.className}.apply` });
+      return withTensors((convert) => {
+        const input = convert(x, 'float32', `${this.className}.apply`);
+        return engine.wrap(guard(() => core.layerCall(this.id, input.id, training)));
+      });
     }
     /** Same as apply (Keras' __call__). */
     call(x, options) { return this.apply(x, options); }
@@ -35,25 +71,35 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
     dispose() { core.layerDispose(this.id); }
   }
 
-  const layer = (className) => (config = {}) => new Layer({ ...config, className });
+  const layer = (className, apiName) => (config) =>
+    new Layer({ ...checkOptions(config, LAYER_OPTIONS[className], { what: `tl.layers.${apiName}` }), className });
   const layers = {
-    dense: layer('Dense'),
-    conv2d: layer('Conv2D'),
-    maxPooling2d: layer('MaxPooling2D'),
-    averagePooling2d: layer('AveragePooling2D'),
-    flatten: layer('Flatten'),
-    dropout: layer('Dropout'),
-    simpleRNN: layer('SimpleRNN'),
+    dense: layer('Dense', 'dense'),
+    conv2d: layer('Conv2D', 'conv2d'),
+    maxPooling2d: layer('MaxPooling2D', 'maxPooling2d'),
+    averagePooling2d: layer('AveragePooling2D', 'averagePooling2d'),
+    flatten: layer('Flatten', 'flatten'),
+    dropout: layer('Dropout', 'dropout'),
+    simpleRNN: layer('SimpleRNN', 'simpleRNN'),
     Layer,
   };
   /** tl.sequential({layers: [...]}) — a model that calls its layers in order. */
-  const sequential = ({ layers: list = [], name } = {}) =>
-    new Layer({ className: 'Sequential', layers: list.map((l) => l.id), name });
+  const sequential = (options) => {
+    const what = 'tl.sequential';
+    const { layers: list = [], name } = checkOptions(options, {
+      layers: (v) => (Array.isArray(v) && v.every((l) => l instanceof Layer) ? null : 'an array of layers'),
+      name: 'string',
+    }, { what });
+    return new Layer({ className: 'Sequential', layers: list.map((l) => l.id), name });
+  };
 
-  const loss = (name) => (labels, predictions, { fromLogits = false } = {}) => {
-    const y = toTensor(labels, 'float32', `losses.${name}`);
-    const p = toTensor(predictions, 'float32', `losses.${name}`);
-    return engine.wrap(guard(() => core.lossCall(name, y.id, p.id, fromLogits)));
+  const loss = (name) => (labels, predictions, options) => {
+    const { fromLogits = false } = checkOptions(options, { fromLogits: 'boolean' }, { what: `tl.losses.${name}` });
+    return withTensors((convert) => {
+      const y = convert(labels, 'float32', `losses.${name}`);
+      const p = convert(predictions, 'float32', `losses.${name}`);
+      return engine.wrap(guard(() => core.lossCall(name, y.id, p.id, fromLogits)));
+    });
   };
   const losses = {
     meanSquaredError: loss('meanSquaredError'),
@@ -66,7 +112,18 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
   class Optimizer {
     constructor(config) { this.id = guard(() => core.optimizerNew(config)); }
     applyGradients(pairs) {
+      const what = 'Optimizer.applyGradients';
+      if (pairs === null || typeof pairs !== 'object')
+        throw new InvalidArgument(`${what}: expected an array of [gradient, variable] pairs, got ${describeValue(pairs)}`);
       const list = Array.isArray(pairs) ? pairs : Object.entries(pairs);
+      list.forEach((pair, i) => {
+        if (!Array.isArray(pair) || pair.length !== 2)
+          throw new InvalidArgument(`${what}: pairs[${i}] is ${describeValue(pair)}; expected [gradient, variable]`);
+        if (pair[0] !== null && !(pair[0] instanceof Tensor))
+          throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(pair[0])}; expected a tensor or null`);
+        pair[0]?.checkAlive(`${what}: pairs[${i}][0]`);
+      });
+      variableList(list.map(([, v]) => v), what, 'the variables');
       guard(() => core.optimizerApply(this.id, list.map(([g]) => (g === null ? null : g.id)), list.map(([, v]) => v.id)));
     }
     /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
@@ -90,14 +147,29 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
     getWeights() { return variablesOf(guard(() => core.optimizerVariables(this.id))); }
     dispose() { core.optimizerDispose(this.id); }
   }
+  // The optimizers' hyperparameters are positional, as in TF.js; each must be a number (ranges: the core's).
+  const numbers = (what, values) => {
+    for (const [name, value] of Object.entries(values)) number(what, name, value);
+  };
   const train = {
-    sgd: (learningRate = 0.01) => new Optimizer({ type: 'sgd', learningRate }),
-    momentum: (learningRate, momentum, useNesterov = false) =>
-      new Optimizer({ type: 'sgd', learningRate, momentum, nesterov: useNesterov }),
-    adam: (learningRate = 0.001, beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7) =>
-      new Optimizer({ type: 'adam', learningRate, beta1, beta2, epsilon }),
-    rmsprop: (learningRate = 0.001, decay = 0.9, momentum = 0, epsilon = 1e-7) =>
-      new Optimizer({ type: 'rmsprop', learningRate, rho: decay, momentum, epsilon }),
+    sgd: (learningRate = 0.01) => {
+      numbers('tl.train.sgd', { learningRate });
+      return new Optimizer({ type: 'sgd', learningRate });
+    },
+    momentum: (learningRate, momentum, useNesterov = false) => {
+      numbers('tl.train.momentum', { learningRate, momentum });
+      if (typeof useNesterov !== 'boolean')
+        throw new InvalidArgument(`tl.train.momentum: useNesterov is ${describeValue(useNesterov)}; expected a boolean`);
+      return new Optimizer({ type: 'sgd', learningRate, momentum, nesterov: useNesterov });
+    },
+    adam: (learningRate = 0.001, beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7) => {
+      numbers('tl.train.adam', { learningRate, beta1, beta2, epsilon });
+      return new Optimizer({ type: 'adam', learningRate, beta1, beta2, epsilon });
+    },
+    rmsprop: (learningRate = 0.001, decay = 0.9, momentum = 0, epsilon = 1e-7) => {
+      numbers('tl.train.rmsprop', { learningRate, decay, momentum, epsilon });
+      return new Optimizer({ type: 'rmsprop', learningRate, rho: decay, momentum, epsilon });
+    },
     Optimizer,
   };
 
@@ -105,27 +177,35 @@ export function makeNN(engine, toTensor, variableFromHandle, GradientTape) {
   class Metric {
     constructor(type, config = {}) { this.id = guard(() => core.metricNew(type, config)); }
     updateState(...inputs) {
-      const tensors = inputs.map((x) => toTensor(x, 'float32', 'Metric.updateState'));
-      guard(() => core.metricUpdate(this.id, tensors.map((t) => t.id)));
+      withTensors((convert) => {
+        const ids = inputs.map((x) => convert(x, 'float32', 'Metric.updateState').id);
+        guard(() => core.metricUpdate(this.id, ids));
+      });
     }
     result() { return engine.wrap(guard(() => core.metricResult(this.id))); }
     resetState() { guard(() => core.metricReset(this.id)); }
     dispose() { core.metricDispose(this.id); }
   }
+  const metric = (type, accepted = {}) => (config) =>
+    new Metric(type, checkOptions(config, { name: 'string', ...accepted }, { what: `tl.metrics.${type}` }));
   const metrics = {
-    mean: (config) => new Metric('mean', config),
-    meanSquaredError: (config) => new Metric('meanSquaredError', config),
-    binaryAccuracy: (config) => new Metric('binaryAccuracy', config),
-    sparseCategoricalAccuracy: (config) => new Metric('sparseCategoricalAccuracy', config),
+    mean: metric('mean'),
+    meanSquaredError: metric('meanSquaredError'),
+    binaryAccuracy: metric('binaryAccuracy', { threshold: 'number' }),
+    sparseCategoricalAccuracy: metric('sparseCategoricalAccuracy'),
   };
 
   const checkpoint = {
     /** The variables' values as bytes (CRC-checked tl::Checkpoint format), e.g. for IndexedDB or a download. */
-    save: (variables) => guard(() => core.checkpointSave(variables.map((v) => v.id))),
+    save: (variables) => guard(() => core.checkpointSave(variableList(variables, 'tl.checkpoint.save').map((v) => v.id))),
     /** Restores from bytes (ArrayBuffer or Uint8Array); validated before any variable changes. */
-    restore: (variables, bytes) =>
-      guard(() => core.checkpointRestore(variables.map((v) => v.id),
-                                         bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)),
+    restore: (variables, bytes) => {
+      const ids = variableList(variables, 'tl.checkpoint.restore').map((v) => v.id);
+      const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+      if (!(data instanceof Uint8Array))
+        throw new InvalidArgument(`tl.checkpoint.restore: bytes is ${describeValue(bytes)}; expected a Uint8Array or an ArrayBuffer`);
+      return guard(() => core.checkpointRestore(ids, data));
+    },
   };
 
   /**
@@ -163,6 +243,11 @@ function makeSummary(Tensor, graphDefOf) {
   const checkTag = (tag, where) => {
     if (typeof tag !== 'string' || tag === '') throw new InvalidArgument(`${where}: the tag must be a non-empty string, got ${String(tag)}`);
     return tag;
+  };
+  const checkBuckets = (buckets, where) => {
+    if (!Number.isSafeInteger(buckets) || buckets < 1 || buckets > 10000)
+      throw new InvalidArgument(`${where}: buckets is ${describeValue(buckets)}; expected an integer from 1 to 10000`);
+    return buckets;
   };
   const scalarValue = (value, where) => {
     if (value instanceof Tensor) {
@@ -244,7 +329,7 @@ function makeSummary(Tensor, graphDefOf) {
     /** tf.summary.histogram into this file: `buckets` equal-width buckets of a tensor's or an array's values. */
     histogram(tag, values, step, buckets = 30) {
       const where = 'MemoryFileWriter.histogram';
-      this.#file.histogram(checkTag(tag, where), numbers(values, where), checkStep(step, where), buckets);
+      this.#file.histogram(checkTag(tag, where), numbers(values, where), checkStep(step, where), checkBuckets(buckets, where));
     }
     /** tf.summary.graph into this file: a concrete function's optimized graph as a GraphDef (the Graphs tab). */
     graph(fn, step = 0) {
@@ -300,7 +385,8 @@ function makeSummary(Tensor, graphDefOf) {
     /** tf.summary.histogram into this file: `buckets` equal-width buckets of a tensor's or an array's values. */
     histogram(tag, values, step, buckets = 30) {
       const where = 'EventFileWriter.histogram';
-      this.#write(histogramEvent(checkTag(tag, where), numbers(values, where), checkStep(step, where), Date.now() / 1000, buckets));
+      this.#write(histogramEvent(checkTag(tag, where), numbers(values, where), checkStep(step, where), Date.now() / 1000,
+                                 checkBuckets(buckets, where)));
     }
     /** tf.summary.graph into this file: a concrete function's optimized graph as a GraphDef (the Graphs tab). */
     graph(fn, step = 0) {
@@ -321,7 +407,11 @@ function makeSummary(Tensor, graphDefOf) {
     /** tf.summary.create_file_writer (Node): a new TensorBoard event file in `logdir`, made with its parents. */
     createFileWriter: (logdir) => new EventFileWriter(logdir),
     /** An event file kept in memory (in a page, or anywhere): writer.bytes() is the file, writer.fileName its name. */
-    createMemoryFileWriter: (host = 'tracelab') => new MemoryFileWriter(host),
+    createMemoryFileWriter: (host = 'tracelab') => {
+      if (typeof host !== 'string' || host === '')
+        throw new InvalidArgument(`tl.summary.createMemoryFileWriter: host is ${describeValue(host)}; expected a non-empty string`);
+      return new MemoryFileWriter(host);
+    },
     /** The events of an event file's bytes ({wallTime, step, tag, plugin, value, ...}); CRCs checked. */
     readEvents,
     /**

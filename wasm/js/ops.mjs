@@ -6,10 +6,9 @@
 // (wasm/js/values.mjs converts them, or says which element it cannot).
 import { guard, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
-import { describeValue, isTensorLike } from './values.mjs';
+import { describeValue, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-const axes = (axis) => (axis === undefined || axis === null ? [] : Array.isArray(axis) ? axis : [axis]);
 
 /** Builds the op functions for one engine; `isVariable` tells which values are tl.Variables (read as tensors). */
 export function makeOps(engine, makeTensor, isVariable) {
@@ -31,28 +30,61 @@ export function makeOps(engine, makeTensor, isVariable) {
                               describeValue(value));
   }
 
-  /** Runs registry op `name`; returns one tensor, or an array when the op has several outputs. */
-  function op(name, inputs, attrs = {}) {
+  /**
+   * fn(convert): `convert(value, dtype, what)` is toTensor, and the tensors it makes (from plain values, or a
+   * variable's read) are disposed when fn returns or throws — also when a later conversion fails.
+   */
+  function withTensors(fn) {
+    const made = [];
+    const convert = (value, dtype, what) => {
+      const t = toTensor(value, dtype, what);
+      if (t !== value) made.push(t);
+      return t;
+    };
+    try {
+      return fn(convert);
+    } finally {
+      for (const t of made) t.dispose();
+    }
+  }
+
+  /**
+   * Runs registry op `name`; returns one tensor, or an array when the op has several outputs. Inputs that are not
+   * tensors are converted to `dtypes[i]` when given (gather's indices: int32), else to the first tensor's dtype, and
+   * disposed after the call — also when a later input or the call fails.
+   */
+  function op(name, inputs, attrs = {}, dtypes = []) {
     const info = infos.get(name);
     if (!info) throw new InvalidArgument(`unknown op '${name}'`);
     if (info.subgraphs > 0)
       throw new InvalidArgument(`${name}: a structured op (each node holds ${info.subgraphs} sub-graph(s)); ` +
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
+    checkAttrs(name, info, attrs);
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
-    const made = [];
-    const tensors = inputs.map((x, i) => {
-      const t = toTensor(x, dtype, `${name}: input ${i}`);
-      if (t !== x && !(x instanceof Tensor)) made.push(t);
-      return t;
-    });
-    try {
-      const outputs = engine.wrapResults(guard(() => core.opCall(name, tensors.map((t) => t.id), attrs)));
+    return withTensors((convert) => {
+      const ids = inputs.map((x, i) => convert(x, dtypes[i] ?? dtype, `${name}: input ${i}`).id);
+      const outputs = engine.wrapResults(guard(() => core.opCall(name, ids, attrs)));
       return info.outputs === 1 ? outputs[0] : outputs;
-    } finally {
-      for (const t of made) t.dispose();
-    }
+    });
+  }
+
+  /**
+   * An op's attributes: a plain object of the op's attribute names; an unknown name is an error listing the accepted
+   * ones, never ignored. A dtype attribute is checked as every dtype is (toDtype); the other types and all values
+   * are the core's to check, naming the op and the attribute.
+   */
+  function checkAttrs(name, info, attrs) {
+    if (attrs === undefined || attrs === null) return;
+    if (typeof attrs !== 'object' || Array.isArray(attrs) || attrs instanceof Tensor)
+      throw new InvalidArgument(`${name}: attributes are ${describeValue(attrs)}; expected an object {name: value}`);
+    const accepted = info.attrs.map((a) => a.name);
+    for (const key of Object.keys(attrs))  // unknown names first: a misspelt one matters more than a bad value
+      if (!accepted.includes(key))
+        throw new InvalidArgument(`${name}: unknown attribute '${key}'; accepted attributes: ${accepted.join(', ') || 'none'}`);
+    for (const spec of info.attrs)
+      if (spec.type === 'dtype' && attrs[spec.name] !== undefined) toDtype(attrs[spec.name], { what: name, root: `attribute '${spec.name}'` });
   }
 
   // tl.ops.<camelName>(...inputs, attrs?) for every registry op that is not structured.
@@ -70,47 +102,78 @@ export function makeOps(engine, makeTensor, isVariable) {
   const unary = ['neg', 'abs', 'exp', 'log', 'sqrt', 'square', 'relu', 'sigmoid', 'tanh', 'softmax', 'logicalNot'];
   const binary = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'equal', 'notEqual', 'less', 'lessEqual',
                   'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor'];
+  // The positional arguments are checked here, named as the caller wrote them (tl.sum: axis[1] is the string '0');
+  // ranges (an axis beyond the rank, a size that does not fit) are the core's to check, naming the op.
+  const axis = (what, value, root = 'axis') => toInteger(value, { what, root });
+  const flag = (what, root, value) => {
+    if (typeof value !== 'boolean') throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a boolean`);
+    return value;
+  };
+  const ints = (what, root, value, min) => {
+    if (!Array.isArray(value)) throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected an array of integers`);
+    return value.map((v, i) => toInteger(v, { what, root: `${root}[${i}]`, min }));
+  };
+  const tensorList = (what, value) => {
+    if (!Array.isArray(value)) throw new InvalidArgument(`${what}: tensors is ${describeValue(value)}; expected an array of tensors`);
+    return value;
+  };
+  const padding = (what, value) => {
+    if (value !== 'valid' && value !== 'same' && value !== 'VALID' && value !== 'SAME')
+      throw new InvalidArgument(`${what}: pad is ${describeValue(value)}; expected 'valid' or 'same'`);
+    return value.toUpperCase();
+  };
+  const pair = (what, root, v) => {
+    if (Array.isArray(v)) return ints(what, root, v, 1);
+    const n = toInteger(v, { what, root, min: 1 });
+    return [n, n];
+  };
+  const reduce = (name, what) => (x, axes, keepDims = false) =>
+    op(name, [x], { axes: toAxes(axes, { what }), keepdims: flag(what, 'keepDims', keepDims) });
   const api = {
     op,
     ops,
     matMul: (a, b, transposeA = false, transposeB = false) =>
-      op('matmul', [a, b], { transpose_a: transposeA, transpose_b: transposeB }),
-    sum: (x, axis, keepDims = false) => op('reduce_sum', [x], { axes: axes(axis), keepdims: keepDims }),
-    mean: (x, axis, keepDims = false) => op('reduce_mean', [x], { axes: axes(axis), keepdims: keepDims }),
-    max: (x, axis, keepDims = false) => op('reduce_max', [x], { axes: axes(axis), keepdims: keepDims }),
-    min: (x, axis, keepDims = false) => op('reduce_min', [x], { axes: axes(axis), keepdims: keepDims }),
-    argMax: (x, axis = 0) => op('argmax', [x], { axis }),
-    reshape: (x, shape) => op('reshape', [x], { shape }),
-    transpose: (x, perm) => op('transpose', [x], perm ? { perm } : {}),
-    expandDims: (x, axis = 0) => op('expand_dims', [x], { axis }),
-    squeeze: (x, axis) => op('squeeze', [x], { axes: axes(axis) }),
-    concat: (tensors, axis = 0) => op('concat', tensors, { axis }),
-    stack: (tensors, axis = 0) => op('stack', tensors, { axis }),
-    slice: (x, begin, size) => op('slice', [x], { begin, size }),
-    gather: (x, indices, axis = 0) => op('gather', [x, toTensor(indices, 'int32', 'gather: indices')], { axis }),
+      op('matmul', [a, b], { transpose_a: flag('tl.matMul', 'transposeA', transposeA),
+                             transpose_b: flag('tl.matMul', 'transposeB', transposeB) }),
+    sum: reduce('reduce_sum', 'tl.sum'),
+    mean: reduce('reduce_mean', 'tl.mean'),
+    max: reduce('reduce_max', 'tl.max'),
+    min: reduce('reduce_min', 'tl.min'),
+    argMax: (x, a = 0) => op('argmax', [x], { axis: axis('tl.argMax', a) }),
+    reshape: (x, shape) => op('reshape', [x], { shape: ints('tl.reshape', 'shape', shape, -1) }),
+    transpose: (x, perm) => op('transpose', [x], perm === undefined || perm === null ? {} : { perm: ints('tl.transpose', 'perm', perm) }),
+    expandDims: (x, a = 0) => op('expand_dims', [x], { axis: axis('tl.expandDims', a) }),
+    squeeze: (x, a) => op('squeeze', [x], { axes: toAxes(a, { what: 'tl.squeeze' }) }),
+    concat: (tensors, a = 0) => op('concat', tensorList('tl.concat', tensors), { axis: axis('tl.concat', a) }),
+    stack: (tensors, a = 0) => op('stack', tensorList('tl.stack', tensors), { axis: axis('tl.stack', a) }),
+    slice: (x, begin, size) => op('slice', [x], { begin: ints('tl.slice', 'begin', begin),
+                                                   size: ints('tl.slice', 'size', size, -1) }),
+    gather: (x, indices, a = 0) => op('gather', [x, indices], { axis: axis('tl.gather', a) }, [undefined, 'int32']),
     oneHot: (indices, depth, onValue = 1, offValue = 0) =>
-      op('one_hot', [toTensor(indices, 'int32', 'oneHot: indices')], { depth, on_value: onValue, off_value: offValue }),
-    cast: (x, dtype) => op('cast', [x], { dtype }),
-    broadcastTo: (x, shape) => op('broadcast_to', [x], { shape }),
+      op('one_hot', [indices], { depth: toInteger(depth, { what: 'tl.oneHot', root: 'depth', min: 0 }),
+                                 on_value: onValue, off_value: offValue }, ['int32']),
+    cast: (x, dtype) => op('cast', [x], { dtype: toDtype(dtype, { what: 'tl.cast' }) }),
+    broadcastTo: (x, shape) => op('broadcast_to', [x], { shape: toShape(shape, { what: 'tl.broadcastTo' }) }),
     where: (condition, a, b) => op('where', [condition, a, b]),
     clipByValue: (x, lo, hi) => op('clip_by_value', [x, lo, hi]),
-    logSoftmax: (x, axis = -1) => op('log_softmax', [x], { axis }),
+    logSoftmax: (x, a = -1) => op('log_softmax', [x], { axis: axis('tl.logSoftmax', a) }),
     zerosLike: (x) => op('zeros_like', [x]),
     onesLike: (x) => op('ones_like', [x]),
     stopGradient: (x) => op('stop_gradient', [x]),
     conv2d: (x, filter, strides = 1, pad = 'valid') =>
-      op('conv2d', [x, filter], { strides: Array.isArray(strides) ? strides : [strides, strides], padding: pad.toUpperCase() }),
+      op('conv2d', [x, filter], { strides: pair('tl.conv2d', 'strides', strides), padding: padding('tl.conv2d', pad) }),
     maxPool: (x, filterSize, strides, pad = 'valid') => pool('max_pool2d', x, filterSize, strides, pad),
     avgPool: (x, filterSize, strides, pad = 'valid') => pool('avg_pool2d', x, filterSize, strides, pad),
   };
   function pool(name, x, filterSize, strides, pad) {
-    const pair = (v) => (Array.isArray(v) ? v : [v, v]);
-    return op(name, [x], { ksize: pair(filterSize), strides: pair(strides ?? filterSize), padding: pad.toUpperCase() });
+    const what = name === 'max_pool2d' ? 'tl.maxPool' : 'tl.avgPool';
+    return op(name, [x], { ksize: pair(what, 'filterSize', filterSize), strides: pair(what, 'strides', strides ?? filterSize),
+                           padding: padding(what, pad) });
   }
   const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);  // logicalNot -> logical_not
   for (const name of unary) api[name] = (x) => op(snake(name), [x]);
   for (const name of binary) api[name] = (a, b) => op(snake(name), [a, b]);
-  api.softmax = (x, axis = -1) => op('softmax', [x], { axis });
+  api.softmax = (x, a = -1) => op('softmax', [x], { axis: axis('tl.softmax', a) });
 
   // Chainable methods: x.add(y), x.matMul(w), x.sum(1), x.reshape([2, 3]), ...
   const methods = [...unary, ...binary, 'matMul', 'sum', 'mean', 'max', 'min', 'argMax', 'reshape', 'transpose',
@@ -119,5 +182,5 @@ export function makeOps(engine, makeTensor, isVariable) {
   engine.ops = api;
   for (const name of methods)  // dispatch through the tensor's own engine: several modules may be loaded
     Tensor.prototype[name] = function method(...args) { return this.engine.ops[name](this, ...args); };
-  return { api, toTensor };
+  return { api, toTensor, withTensors };
 }

@@ -2,9 +2,8 @@
 // tl::saved_model format) and loaded back — in Node or a browser — as callables that check their signatures.
 import { guard, InvalidArgument } from './errors.mjs';
 import { concreteRef } from './function.mjs';
-import { Tensor } from './tensor.mjs';
 
-export function makeSavedModel(engine, toTensor, variableFromHandle) {
+export function makeSavedModel(engine, withTensors, variableFromHandle) {
   const core = engine.core;
 
   /** What the core saves for one named value: a tl.function, one of its concrete functions, or a loaded function. */
@@ -32,20 +31,11 @@ export function makeSavedModel(engine, toTensor, variableFromHandle) {
     const { name, inputs, outputs } = signature;
     const call = (...args) => {
       model.check();
-      const made = [];
-      const tensors = args.map((a, i) => {
-        if (a instanceof Tensor) return a;
-        const t = toTensor(a, inputs[i]?.dtype ?? 'float32', `saved model function '${name}'`);
-        made.push(t);
-        return t;
-      });
-      try {
-        for (const [i, t] of tensors.entries()) t.checkAlive(`saved model function '${name}': argument ${i}`);
-        const results = engine.wrapResults(guard(() => core.savedModelCall(model.id, name, tensors.map((t) => t.id))));
+      return withTensors((convert) => {
+        const ids = args.map((a, i) => convert(a, inputs[i]?.dtype ?? 'float32', `saved model function '${name}': argument ${i}`).id);
+        const results = engine.wrapResults(guard(() => core.savedModelCall(model.id, name, ids)));
         return outputs.length === 1 ? results[0] : outputs.length === 0 ? undefined : results;
-      } finally {
-        for (const t of made) t.dispose();
-      }
+      });
     };
     Object.defineProperty(call, concreteRef, { value: { model: model.id, loaded: name } });
     Object.defineProperty(call, 'name', { value: name });

@@ -78,8 +78,10 @@ export class Engine {
       try {
         const result = fn(...makeArgs(inputs));
         outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
-        for (const [i, out] of outputs.entries())
+        for (const [i, out] of outputs.entries()) {
           if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
+          out.checkAlive(`${name}: output ${i}`);  // e.g. a captured tensor disposed before the branch returned it
+        }
         trampoline.structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
         // The core releases the handles it gets back. A tensor made in this call hands over its own handle; one
         // that lives on after the call (an input, or a tensor captured from outside, e.g. `() => x` in tl.cond)
@@ -112,7 +114,7 @@ export class Engine {
     } catch (error) {
       const original = this.callbackError;
       this.callbackError = null;
-      throw original && original.message === error.message ? original : error;
+      throw original && original.message === error.message ? translate(original) : error;
     }
   }
 

@@ -64,9 +64,7 @@ export function inferDtype(values) {
  * `what` ("tl.tensor") and name positions from `root` ("values"); `single`: a scalar is expected (toScalarData).
  */
 export function toTensorData(values, dtype, { what = 'tl.tensor', root = 'values', single = false } = {}) {
-  const target = dtype ?? inferDtype(values);
-  if (!DTYPES.includes(target))
-    throw new InvalidArgument(`${what}: dtype must be one of ${DTYPES.map((d) => `'${d}'`).join(', ')}, got ${describeValue(target)}`);
+  const target = toDtype(dtype ?? inferDtype(values), { what });
   const dims = dimsOf(values);
   const size = dims.reduce((a, b) => a * b, 1);
   const data = target === 'float32' ? new Float32Array(size) : target === 'int32' ? new Int32Array(size) : new Uint8Array(size);
@@ -159,4 +157,123 @@ function leafError(value, path, fail, top) {
     fail(InvalidArgument, `${path} is a tl.Tensor; expected ${expected} ` +
                           `(${top ? 'it is a tensor already' : 'tl.stack makes one tensor of several'})`);
   fail(InvalidArgument, `${path} is ${describeValue(value)}; expected ${expected}`);
+}
+
+// ---- shapes, dtypes, axes and options objects: the same rules for every API that takes them ----
+
+/** What a dtype that is not Tracelab's is called instead, for the error's hint. */
+const DTYPE_HINTS = {
+  float64: "Tracelab computes in float32: use 'float32'",
+  float16: "use 'float32'",
+  int64: "use 'int32'",
+  string: 'Tracelab has no string dtype',
+  complex64: 'Tracelab has no complex dtype',
+};
+
+/** `dtype` checked: 'float32', 'int32' or 'bool', else an InvalidArgument naming `what` and `root`. */
+export function toDtype(dtype, { what, root = 'dtype' }) {
+  if (DTYPES.includes(dtype)) return dtype;
+  const hint = typeof dtype === 'string' && DTYPE_HINTS[dtype] ? ` (${DTYPE_HINTS[dtype]})` : '';
+  throw new InvalidArgument(`${what}: ${root} is ${describeValue(dtype)}; expected ${DTYPES.map((d) => `'${d}'`).join(', ')}${hint}`);
+}
+
+/**
+ * `shape` checked: an array of non-negative integers, each naming its path (shape[1] is the number 1.5); with
+ * `unknown`, null and -1 stand for any size (TensorSpecs, padded shapes) and come back as -1.
+ */
+export function toShape(shape, { what, root = 'shape', unknown = false }) {
+  const expected = unknown ? 'a non-negative integer, or null / -1 for any size' : 'a non-negative integer';
+  if (!Array.isArray(shape) && !isTypedArray(shape))
+    throw new InvalidArgument(`${what}: ${root} is ${describeValue(shape)}; expected an array of dims (each ${expected})`);
+  return Array.from(shape, (d, i) => {
+    if (unknown && (d === null || d === -1)) return -1;
+    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0)
+      throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(d)}; expected ${expected}`);
+    return d;
+  });
+}
+
+/** An integer argument (an axis, a count): `min` bounds it below; an InvalidArgument naming `what` and `root` else. */
+export function toInteger(value, { what, root, min = -Infinity }) {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) return value;
+  const expected = min === -Infinity ? 'an integer' : min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer'
+    : `an integer >= ${min}`;
+  throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected ${expected}`);
+}
+
+/** One axis or several (an integer or an array of integers; undefined / null: none), each checked as toInteger. */
+export function toAxes(axis, { what, root = 'axis' }) {
+  if (axis === undefined || axis === null) return [];
+  if (!Array.isArray(axis)) return [toInteger(axis, { what, root })];
+  return axis.map((a, i) => toInteger(a, { what, root: `${root}[${i}]` }));
+}
+
+/**
+ * The checks an options object's values get (checkOptions): a kind below, an array [kind] of such values, or a
+ * function (value) returning null when it is fine, else what was expected.
+ */
+const OPTION_KINDS = {
+  boolean: (v) => (typeof v === 'boolean' ? null : 'a boolean'),
+  string: (v) => (typeof v === 'string' ? null : 'a string'),
+  function: (v) => (typeof v === 'function' ? null : 'a function'),
+  number: (v) => (typeof v === 'number' && !Number.isNaN(v) ? null : 'a number'),
+  integer: (v) => (Number.isSafeInteger(v) ? null : 'an integer'),
+  count: (v) => (Number.isSafeInteger(v) && v >= 0 ? null : 'a non-negative integer'),
+  any: () => null,
+};
+
+/**
+ * Checks an options object against `accepted` ({name: kind}, see OPTION_KINDS) and returns it (undefined: {}).
+ * Not an object, an option that is not accepted (a misspelt one names the closest accepted name) or a value of the
+ * wrong kind is an InvalidArgument naming `what`, the option's path and what is accepted: an unknown option is never
+ * ignored, since it would silently leave a setting at its default. An option given as undefined counts as not given.
+ */
+export function checkOptions(options, accepted, { what, root = 'options' }) {
+  if (options === undefined) return {};
+  const names = Object.keys(accepted);
+  const list = names.length > 0 ? names.join(', ') : 'none';
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || options instanceof Tensor)
+    throw new InvalidArgument(`${what}: ${root} is ${describeValue(options)}; expected an object (accepted options: ${list})`);
+  for (const name of Object.keys(options)) {  // unknown names first: a misspelt one matters more than a bad value
+    if (Object.hasOwn(accepted, name)) continue;
+    const near = closest(name, names);
+    throw new InvalidArgument(`${what}: unknown option '${name}' in ${root}${near ? ` (did you mean '${near}'?)` : ''}; ` +
+                              `accepted options: ${list}`);
+  }
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const kind = accepted[name];
+    const path = `${root}.${name}`;
+    const fail = (at, v, expected) => { throw new InvalidArgument(`${what}: ${at} is ${describeValue(v)}; expected ${expected}`); };
+    if (Array.isArray(kind)) {  // [kind]: an array of such values, each checked at its own path
+      const check = OPTION_KINDS[kind[0]];
+      if (!Array.isArray(value)) fail(path, value, `an array (each element ${check(undefined)})`);
+      value.forEach((v, i) => { const expected = check(v); if (expected !== null) fail(`${path}[${i}]`, v, expected); });
+      continue;
+    }
+    const expected = (typeof kind === 'function' ? kind : OPTION_KINDS[kind])(value);
+    if (expected !== null) fail(path, value, expected);
+  }
+  return options;
+}
+
+/** The accepted name within edit distance 2 of `name` (case ignored), or null. */
+function closest(name, names) {
+  let best = null, bestDistance = 3;
+  for (const candidate of names) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; ++i) {
+    const next = [i];
+    for (let j = 1; j <= b.length; ++j)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }

@@ -5,6 +5,7 @@
 import { walk } from './ast.mjs';
 import { convertProgram, convertSource, generate, parseSource } from './convert.mjs';
 import { InvalidArgument } from '../errors.mjs';
+import { checkOptions } from '../values.mjs';
 
 /**
  * Converts every function in `source` (module or script text; `sourceType` forces one) and its top-level code;
@@ -15,7 +16,11 @@ import { InvalidArgument } from '../errors.mjs';
  * it is. `sourceMap` receives a mapping per node from the source, converted position -> original (astring's
  * addMapping; a source-map-js SourceMapGenerator, whose `file` astring names as the source).
  */
-export function convert(source, { filename, sourceType, sourceMap, marked = false } = {}) {
+export function convert(source, options) {
+  const { filename, sourceType, sourceMap, marked = false } = checkOptions(options, {
+    filename: 'string', sourceType: (v) => (v === 'module' || v === 'script' ? null : "'module' or 'script'"),
+    sourceMap: 'any', marked: 'any',
+  }, { what: 'tl.autograph.convert' });
   if (typeof source !== 'string') throw new InvalidArgument('tl.autograph.convert: expected source text (a string)');
   if (sourceMap !== undefined && typeof sourceMap?.addMapping !== 'function')
     throw new InvalidArgument('tl.autograph.convert: sourceMap must be an object with an addMapping method (a SourceMapGenerator)');
@@ -59,7 +64,8 @@ function fromFirstLine(program) {
  * cannot rebuild fn's closure: variables fn captured (other than `tl`) must be in scope where the text is
  * evaluated — toFunction takes them as `scope`.
  */
-export function toCode(fn, { filename } = {}) {
+export function toCode(fn, options) {
+  const { filename } = checkOptions(options, { filename: 'string' }, { what: 'tl.autograph.toCode' });
   const { program, node } = parseFunction(fn, 'tl.autograph.toCode');
   convertProgram(program, { filename });
   return generate(node, { indent: '  ' });
