@@ -168,6 +168,8 @@ export interface Memory {
   numTensors: number; numBytes: number; numVariables: number; numTapes: number; wasmHeapBytes: number;
   /** Handles released by the FinalizationRegistry (tensors garbage-collected without dispose()). */
   collectedByGC: number;
+  /** The WebAssembly stack pointer between calls: the same before and after any call, including one that threw. */
+  stackPointer: number;
 }
 
 export interface OpInfo {

@@ -44,6 +44,7 @@ export async function loadTracelab(options) {
   const { autograph = true } = checkOptions(options, { autograph: 'boolean' }, { what: 'loadTracelab' });
   const converter = autograph ? import('./js/autograph/converter.mjs') : null;
   const core = await instantiate();
+  errors.registerCore(core);
   const engine = new Engine(core);
   let toTensorRef = null;
   const autodiff = makeAutodiff(engine, (...args) => toTensorRef(...args));
@@ -93,7 +94,7 @@ export async function loadTracelab(options) {
       for (const t of all) t.dispose();
     },
     /** {numTensors, numBytes, numVariables, numTapes, wasmHeapBytes, collectedByGC}. */
-    memory: () => ({ ...core.memory(), collectedByGC: engine.collected }),
+    memory: () => ({ ...core.memory(), collectedByGC: engine.collected, stackPointer: core.stackSave() }),
     /**
      * Receives every log message (tl.print output, retracing warnings) as handler(level, text), level 'print',
      * 'info' or 'warning'; null restores the default (console). A handler that throws is ignored.

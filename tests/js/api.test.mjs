@@ -76,6 +76,22 @@ test('memory: the FinalizationRegistry releases handles of tensors collected wit
   assert.ok(tl.memory().collectedByGC >= 50);
 });
 
+test('memory: a core error leaves the WebAssembly stack pointer where it was (errors thrown through wasm frames)', () => {
+  // A C++ error becomes a JS exception inside the WebAssembly call, which skips the frames' epilogues; guard()
+  // restores the stack pointer, else every error leaked stack until the 5 MB stack ran out (found by the JS fuzzer).
+  const before = tl.memory().stackPointer;
+  assert.ok(Number.isInteger(before) && before > 0);
+  const a = tl.zeros([2, 3]), b = tl.zeros([4, 5]);
+  for (let i = 0; i < 2000; ++i) {
+    assert.throws(() => tl.matMul(a, b), tl.ShapeError);
+    assert.throws(() => tl.reshape(a, [7]), tl.TracelabError);
+  }
+  const f = tl.function((x) => tl.matMul(x, b));
+  assert.throws(() => f(a), tl.ShapeError);  // thrown while tracing, through the trampoline and the tracer
+  assert.equal(tl.memory().stackPointer, before);
+  tl.dispose([a, b]);
+});
+
 test('ops: every registry op is reachable by name and as a camelCase function; TF.js signatures', () => {
   const names = tl.opNames();
   assert.ok(names.length >= 60);

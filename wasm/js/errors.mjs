@@ -40,11 +40,33 @@ export function translate(error) {
   return translated;
 }
 
-/** Calls fn(); a core error is rethrown as its subclass. */
+/**
+ * The loaded cores, for their stack pointers. A C++ error reaches JavaScript as a JS exception thrown from inside
+ * the WebAssembly call (wasm/guard.h), and such an exception unwinds the call's frames without restoring the
+ * module's stack pointer (a WebAssembly global): each error would leak its frames' stack, and after enough errors
+ * (about a million calls with the JS fuzzer) the 5 MB stack runs into the static data below it and memory is
+ * corrupted. guard() saves every core's stack pointer and restores it when the call throws.
+ */
+const cores = [];
+
+/** Registers a loaded core (the loader calls it once per instance). */
+export function registerCore(core) {
+  cores.push(core);
+}
+
+const saveStacks = () => (cores.length === 1 ? cores[0].stackSave() : cores.map((core) => core.stackSave()));
+const restoreStacks = (saved) => {
+  if (cores.length === 1) cores[0].stackRestore(saved);
+  else cores.forEach((core, i) => { if (i < saved.length) core.stackRestore(saved[i]); });
+};
+
+/** Calls fn(); a core error is rethrown as its subclass, with the cores' stacks as they were before the call. */
 export function guard(fn) {
+  const saved = saveStacks();
   try {
     return fn();
   } catch (error) {
+    restoreStacks(saved);
     throw translate(error);
   }
 }
@@ -54,9 +76,11 @@ export function guard(fn) {
  * error is rethrown as its subclass with `what` before its message ("tl.zeros: out of memory: ...").
  */
 export function guardNamed(what, fn) {
+  const saved = saveStacks();
   try {
     return fn();
   } catch (error) {
+    restoreStacks(saved);
     const e = translate(error);
     if (!(e instanceof TracelabError) || e.message.startsWith(`${what}: `)) throw e;
     throw new e.constructor(`${what}: ${e.message}`);
