@@ -77,40 +77,37 @@ void Variable::assign(const Tensor& value) {
   state_->value = next;
 }
 
-void Variable::assign_add(const Tensor& delta) {
-  check_update_dtype(*this, delta, "assign_add");
-  Tensor sum;
+namespace {
+
+/// assign_add / assign_sub: value() op delta, computed without recording, errors named as the assignment; the
+/// result must keep the variable's shape.
+Tensor updated_value(const Variable& v, const Tensor& delta, const char* what, Tensor (*op)(const Tensor&, const Tensor&)) {
+  check_update_dtype(v, delta, what);
+  Tensor result;
   {
     detail::PauseRecording pause;
     try {
-      sum = add(value(), delta);
+      result = op(v.value(), delta);
     } catch (const OutOfMemory&) {
       throw;
     } catch (const Error&) {  // a bool variable, a delta that does not broadcast: named as this assignment
-      detail::rethrow_prefixed(detail::cat("assign_add: variable '", name(), "': "));
+      detail::rethrow_prefixed(detail::cat(what, ": variable '", v.name(), "': "));
     }
   }
-  TL_CHECK(sum.shape().is_compatible_with(shape()) && sum.rank() == rank_of(*this), ShapeError, "assign_add: variable '", name(), "' has shape ", shape().str(),
-           ", the update ", delta.shape().str(), " would make it ", sum.shape().str());
-  assign(sum);
+  TL_CHECK(result.shape().is_compatible_with(v.shape()) && result.rank() == rank_of(v), ShapeError, what,
+           ": variable '", v.name(), "' has shape ", v.shape().str(), ", the update ", delta.shape().str(),
+           " would make it ", result.shape().str());
+  return result;
+}
+
+}  // namespace
+
+void Variable::assign_add(const Tensor& delta) {
+  assign(updated_value(*this, delta, "assign_add", [](const Tensor& a, const Tensor& b) { return add(a, b); }));
 }
 
 void Variable::assign_sub(const Tensor& delta) {
-  check_update_dtype(*this, delta, "assign_sub");
-  Tensor difference;
-  {
-    detail::PauseRecording pause;
-    try {
-      difference = sub(value(), delta);
-    } catch (const OutOfMemory&) {
-      throw;
-    } catch (const Error&) {  // a bool variable, a delta that does not broadcast: named as this assignment
-      detail::rethrow_prefixed(detail::cat("assign_sub: variable '", name(), "': "));
-    }
-  }
-  TL_CHECK(difference.shape().is_compatible_with(shape()) && difference.rank() == rank_of(*this), ShapeError, "assign_sub: variable '", name(), "' has shape ",
-           shape().str(), ", the update ", delta.shape().str(), " would make it ", difference.shape().str());
-  assign(difference);
+  assign(updated_value(*this, delta, "assign_sub", [](const Tensor& a, const Tensor& b) { return sub(a, b); }));
 }
 
 std::string Variable::str() const {

@@ -95,7 +95,8 @@ Tensor scratch_tensor(const TensorMeta& meta) {
 }
 
 /// The tensors step `step` reads, from the fused inputs and the results so far.
-std::vector<Tensor> operands_of(const Step& step, std::span<const Tensor> inputs, const std::vector<Tensor>& results) {
+template <class Inputs>
+std::vector<Tensor> operands_of(const Step& step, const Inputs& inputs, const std::vector<Tensor>& results) {
   std::vector<Tensor> values;
   values.reserve(step.operands.size());
   for (const Operand& o : step.operands) values.push_back(o.is_result ? results[o.index] : inputs[o.index]);
@@ -126,7 +127,7 @@ void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
 }
 
 /// Runs the program on whole tensors; the last step writes straight into `out`.
-void run_whole(const Program& program, std::span<const Tensor> inputs, Tensor& out) {
+void run_whole(const Program& program, TensorRefs inputs, Tensor& out) {
   std::vector<Tensor> results(program.size());
   std::vector<std::size_t> last_use(program.size(), 0);  // results are dropped after their last reader, so the
   for (std::size_t j = 0; j < program.size(); ++j)       // scratch pool cycles through a few tensors
@@ -158,7 +159,7 @@ struct ChunkScratch {
   std::vector<Tensor> results;
 };
 
-ChunkScratch make_scratch(const Program& program, std::span<const Tensor> inputs, std::int64_t length) {
+ChunkScratch make_scratch(const Program& program, TensorRefs inputs, std::int64_t length) {
   ChunkScratch s;
   std::vector<bool> input_full, result_full;  // a chunk of a full-size value, or one broadcast scalar
   for (const Tensor& x : inputs) {
@@ -177,7 +178,7 @@ ChunkScratch make_scratch(const Program& program, std::span<const Tensor> inputs
 
 /// Runs the program chunk by chunk: copy each full input's slice in, run every member kernel on the scratch
 /// tensors, copy the last result out.
-void run_chunked(const Program& program, std::span<const Tensor> inputs, const Tensor& out) {
+void run_chunked(const Program& program, TensorRefs inputs, const Tensor& out) {
   const std::int64_t n = out.num_elements();
   ChunkScratch full = make_scratch(program, inputs, kChunk);
   ChunkScratch tail;
@@ -202,9 +203,8 @@ void run(const Program& program, KernelContext& ctx) {
   Tensor out = ctx.output();
   bool chunkable = out.num_elements() > kChunk;
   for (const Tensor& x : ctx.inputs) chunkable &= x.shape() == out.shape() || x.num_elements() == 1;
-  const std::vector<Tensor> inputs = ctx.inputs.to_vector();
-  if (chunkable) run_chunked(program, inputs, out);
-  else run_whole(program, inputs, out);
+  if (chunkable) run_chunked(program, ctx.inputs, out);
+  else run_whole(program, ctx.inputs, out);
 }
 
 /// Replays the members with public execution (recorded by any outer tape or tracer), then applies their
