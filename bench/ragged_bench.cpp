@@ -4,7 +4,8 @@
 // step time (steps that did not trace) as a ratio to the limit's, the trace times, and the heap check. The
 // limit runs again right before each mode and each ratio uses that run: the machine's speed drifts. --warmup N
 // warms each mode up (N steps on a throwaway model, RaggedConfig::warmup_steps) right before it is measured.
-//   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] [--json FILE]
+//   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1]
+//                                   [--modes eager,function,...] [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
 #include <algorithm>
 #include <chrono>
@@ -84,10 +85,11 @@ int main(int argc, char** argv) {
     else if (flag == "--examples") config.examples = std::stoll(value);
     else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
     else if (flag == "--json") json_path = value;
+    else if (flag == "--modes") config.modes = parse_modes(value);
     else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
     else {
       std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
-                           "[--json FILE]\n");
+                           "[--modes eager,function,...] [--json FILE]\n");
       return 2;
     }
   }
@@ -150,13 +152,19 @@ int main(int argc, char** argv) {
   if (config.warmup_steps > 0)
     std::printf("warm-up: %lld steps before each mode, %.1f ms in all (untimed)\n",
                 static_cast<long long>(config.warmup_steps), result.warmup_ms);
-  std::printf("\nloss check: eager vs limit over the first 100 steps, max relative difference %.2e\n",
-              max_relative_difference(result.mode(RaggedMode::eager).loss, limit.loss, 100));
-  double loop = result.mode(RaggedMode::loop).steady_median_us();
-  double signature = result.mode(RaggedMode::signature).steady_median_us();
-  double function = result.mode(RaggedMode::function).steady_median_us();
-  std::printf("loop vs per-step calls (steady medians): loop %.2f us, signature %.2f us (%.2fx), function %.2f us "
-              "(%.2fx)\n", loop, signature, signature / loop, function, function / loop);
+  auto ran = [&](RaggedMode m) {
+    return std::any_of(result.modes.begin(), result.modes.end(), [m](const auto& r) { return r.mode == m; });
+  };
+  if (ran(RaggedMode::eager))
+    std::printf("\nloss check: eager vs limit over the first 100 steps, max relative difference %.2e\n",
+                max_relative_difference(result.mode(RaggedMode::eager).loss, limit.loss, 100));
+  if (ran(RaggedMode::loop) && ran(RaggedMode::signature) && ran(RaggedMode::function)) {
+    double loop = result.mode(RaggedMode::loop).steady_median_us();
+    double signature = result.mode(RaggedMode::signature).steady_median_us();
+    double function = result.mode(RaggedMode::function).steady_median_us();
+    std::printf("loop vs per-step calls (steady medians): loop %.2f us, signature %.2f us (%.2fx), function %.2f us "
+                "(%.2fx)\n", loop, signature, signature / loop, function, function / loop);
+  }
 
   if (!json_path.empty()) {
     nlohmann::json doc = {{"build", build},

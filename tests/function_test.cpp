@@ -323,11 +323,25 @@ TEST_CASE("function/call history: off by default, bounded when on, the oldest dr
   CHECK(calls.back().index == 9);
   CHECK(calls.back().concrete_index == 1);  // shape (3,): the second trace
   CHECK(calls.back().key == "(TensorSpec(shape=(3,), dtype=tl.float32, name=None))");
+  CHECK(calls[0].key == "(TensorSpec(shape=(1,), dtype=tl.float32, name=None))");
+  for (const tl::CallRecord& call : calls) {  // the slots once held traced calls' records: nothing carries over
+    CHECK_FALSE(call.traced);
+    CHECK(call.reason.empty());
+  }
+  // Through many reuses of the slots the newest three stay in order.
+  for (int n = 11; n <= 500; ++n) {
+    kept(tl::ones({n % 4 + 1}));
+    auto now = kept.calls();
+    REQUIRE(now.size() == 3);
+    CHECK(now[0].index + 2 == static_cast<std::size_t>(n - 1));
+    CHECK(now[2].index == static_cast<std::size_t>(n - 1));
+    CHECK(now[2].key == "(TensorSpec(shape=(" + std::to_string(n % 4 + 1) + ",), dtype=tl.float32, name=None))");
+  }
   kept.clear_calls();
   CHECK(kept.calls().empty());
   kept(tl::ones({1}));
   CHECK(kept.calls().size() == 1);
-  CHECK(kept.calls()[0].index == 10);
+  CHECK(kept.calls()[0].index == 500);
   CHECK(kept.tracing_count() == 4);
 }
 

@@ -22,6 +22,11 @@ val op_info(const std::string& name);
 val run_op(const std::string& name, const val& inputs, const val& attrs);
 /// Handle op call: tensor handles in, output handles out (always an array).
 val op_call(const std::string& name, const val& inputs, const val& attrs);
+/// The same with the op named by its index in op_names() and the input handles in the staging area
+/// (staging_area; `count` of them): one crossing with numbers per eager op from JS.
+double op_call_staged(double index, double count, const val& attrs);
+/// The staging area's address, grown to hold `count` handles.
+double staging_address(double count);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);
 /// tl.zeros / ones / fill: the core allocates (no JS array), so a huge shape is the core's OutOfMemory.
 val tensor_fill(const val& shape, double value, const std::string& dtype);
@@ -29,6 +34,8 @@ val tensor_fill(const val& shape, double value, const std::string& dtype);
 val tensor_range(double start, double limit, double delta, const std::string& dtype);
 val tensor_meta(double id);
 val tensor_values(double id);
+/// The byte address of a concrete tensor's values in the module's memory (JS copies them out at once).
+double tensor_data(double id);
 val tensor_str(double id);
 bool tensor_dispose(double id);
 /// A second handle to the same tensor (no copy).
@@ -51,6 +58,8 @@ bool tape_dispose(double tape);
 // ---- tl.function over JS callbacks (function_api.cpp) ----
 val function_new(const val& options, const val& trampoline);
 val function_call(double id, const val& args);
+/// A call whose arguments are all tensors, their handles in the staging area (`count` of them).
+double function_call_staged(double id, double count);
 val function_concrete(double id, const val& args);
 /// {tracingCount, signatures}.
 val function_info(double id);

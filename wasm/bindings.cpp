@@ -10,11 +10,14 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("opInfo", &op_info);
   emscripten::function("runOp", &run_op);
   emscripten::function("opCall", &op_call);
+  emscripten::function("opCallStaged", &op_call_staged);
+  emscripten::function("stagingAddress", &staging_address);
   emscripten::function("tensorNew", &tensor_new);
   emscripten::function("tensorFill", &tensor_fill);
   emscripten::function("tensorRange", &tensor_range);
   emscripten::function("tensorMeta", &tensor_meta);
   emscripten::function("tensorValues", &tensor_values);
+  emscripten::function("tensorData", &tensor_data);
   emscripten::function("tensorStr", &tensor_str);
   emscripten::function("tensorDispose", &tensor_dispose);
   emscripten::function("tensorRetain", &tensor_retain);
@@ -32,6 +35,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("tapeDispose", &tape_dispose);
   emscripten::function("functionNew", &function_new);
   emscripten::function("functionCall", &function_call);
+  emscripten::function("functionCallStaged", &function_call_staged);
   emscripten::function("functionConcrete", &function_concrete);
   emscripten::function("functionInfo", &function_info);
   emscripten::function("functionCalls", &function_calls);

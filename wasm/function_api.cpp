@@ -146,6 +146,15 @@ val function_call(double id, const val& args) {
   });
 }
 
+double function_call_staged(double id, double count) {
+  return guarded([&] {
+    AnyFunction& f = functions().get(id);
+    std::vector<Tensor> staged = staged_tensors(count, f.options().name);
+    std::vector<AnyArg> args(staged.begin(), staged.end());
+    return results_of(f(args));
+  });
+}
+
 val function_concrete(double id, const val& args) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);

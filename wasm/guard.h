@@ -14,11 +14,15 @@ namespace tl::wasm {
 
 using emscripten::val;
 
-/// Runs `body`; a C++ exception becomes a JS Error whose name is the C++ class. The JS throw happens after the
-/// C++ catch block has ended, so the C++ exception object is released first. The JS facade turns the name into
-/// an Error subclass (ShapeError, DTypeError, ...).
+/// Throws a JS Error named `kind` (the C++ class) with `message`.
+[[noreturn]] void throw_js_error(const std::string& kind, const std::string& message);
+
+/// Runs `body` and returns its result (a val, or a number for the hot calls: returning a number skips the val
+/// handle); a C++ exception becomes a JS Error whose name is the C++ class. The JS throw happens after the C++
+/// catch block has ended, so the C++ exception object is released first. The JS facade turns the name into an
+/// Error subclass (ShapeError, DTypeError, ...).
 template <class Body>
-val guarded(Body&& body) {
+auto guarded(Body&& body) -> decltype(body()) {
   std::string kind, message;
   try {
     return body();
@@ -32,9 +36,7 @@ val guarded(Body&& body) {
     kind = "Error";
     message = e.what();
   }
-  val error = val::global("Error").new_(val(message));
-  error.set("name", val(kind));
-  error.throw_();
+  throw_js_error(kind, message);
 }
 
 /// Throws the tl::Error subclass named `kind` (as e.kind() spells it) with `message`: a JS callback's error

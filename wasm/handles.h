@@ -1,11 +1,13 @@
-// The bridge's handle tables: JavaScript holds small integer handles, C++ holds the objects. Handles are never
-// reused (a stale handle is a clear error, never another object), tables are per module instance.
+// The bridge's handle tables: JavaScript holds integer handles, C++ holds the objects. Handles are never reused
+// (a stale handle is a clear error, never another object), tables are per module instance.
 //
 //   int id = tensors().add(t);   tensors().get(id);   tensors().remove(id);
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -17,6 +19,9 @@
 
 namespace tl::wasm {
 
+/// Objects by handle. A handle is a slot index (low kSlotBits bits) and the slot's generation (the bits above),
+/// exact in a JS number: a look-up is an index and a compare. Removing bumps the slot's generation, so a stale
+/// handle never finds the slot's next object; a slot whose generation is used up is retired, never reused.
 template <class T>
 class HandleTable {
  public:
@@ -24,31 +29,75 @@ class HandleTable {
 
   /// Stores `value` under a new handle.
   double add(T value) {
-    double id = static_cast<double>(next_++);
-    items_.emplace(static_cast<std::uint64_t>(id), std::move(value));
-    return id;
+    std::size_t slot;
+    if (free_.empty()) {
+      slot = slots_.size();
+      TL_CHECK(slot < kMaxSlots, OutOfMemory, kind_, ": more than ", kMaxSlots, " live handles");
+      slots_.emplace_back();
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    slots_[slot].value.emplace(std::move(value));
+    ++size_;
+    return static_cast<double>((slots_[slot].generation << kSlotBits) | slot);
   }
   /// The object behind `id`; InvalidArgument naming the kind when it was disposed or never existed.
   T& get(double id) {
-    auto it = items_.find(static_cast<std::uint64_t>(id));
-    TL_CHECK(it != items_.end(), InvalidArgument, kind_, " handle ", static_cast<std::uint64_t>(id),
+    T* found = find(id);
+    TL_CHECK(found != nullptr, InvalidArgument, kind_, " handle ",
+             id >= 0 && id < 9007199254740992.0 && id == static_cast<double>(static_cast<std::uint64_t>(id))
+                 ? std::to_string(static_cast<std::uint64_t>(id)) : std::to_string(id),
              " is not alive (disposed, or created by another module instance)");
-    return it->second;
+    return *found;
   }
   /// The object behind `id`, or nullptr.
   T* find(double id) {
-    auto it = items_.find(static_cast<std::uint64_t>(id));
-    return it == items_.end() ? nullptr : &it->second;
+    Slot* slot = slot_of(id);
+    return slot == nullptr ? nullptr : &*slot->value;
   }
   /// Forgets `id`; true when it was alive (disposing twice is harmless, as in TF.js).
-  bool remove(double id) { return items_.erase(static_cast<std::uint64_t>(id)) > 0; }
-  std::size_t size() const noexcept { return items_.size(); }
-  const std::unordered_map<std::uint64_t, T>& items() const noexcept { return items_; }
+  bool remove(double id) {
+    Slot* slot = slot_of(id);
+    if (slot == nullptr) return false;
+    std::optional<T> gone = std::move(slot->value);  // destroyed after the table is consistent again
+    slot->value.reset();
+    --size_;
+    if (++slot->generation < kMaxGeneration) free_.push_back(static_cast<std::size_t>(raw_slot(id)));
+    return true;
+  }
+  std::size_t size() const noexcept { return size_; }
+  /// Calls f(object) for every live object.
+  template <class F> void for_each(F&& f) const {
+    for (const Slot& slot : slots_)
+      if (slot.value) f(*slot.value);
+  }
 
  private:
+  static constexpr int kSlotBits = 26;
+  static constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << kSlotBits;
+  static constexpr std::uint64_t kMaxGeneration = std::uint64_t{1} << (53 - kSlotBits);  // ids stay below 2^53
+
+  struct Slot {
+    std::optional<T> value;
+    std::uint64_t generation = 1;  // handle 0 is never issued
+  };
+
+  static std::uint64_t raw_slot(double id) { return static_cast<std::uint64_t>(id) & (kMaxSlots - 1); }
+
+  Slot* slot_of(double id) {
+    if (!(id >= 0 && id < 9007199254740992.0)) return nullptr;
+    const auto raw = static_cast<std::uint64_t>(id);
+    const std::uint64_t index = raw_slot(id);
+    if (static_cast<double>(raw) != id || index >= slots_.size()) return nullptr;
+    Slot& slot = slots_[index];
+    return slot.value && slot.generation == (raw >> kSlotBits) ? &slot : nullptr;
+  }
+
   const char* kind_;
-  std::uint64_t next_ = 1;
-  std::unordered_map<std::uint64_t, T> items_;
+  std::deque<Slot> slots_;  // a deque: adding never moves the objects, so references from get() stay valid
+  std::vector<std::size_t> free_;
+  std::size_t size_ = 0;
 };
 
 /// Live tensors (concrete or, while a JS function is traced, symbolic).
@@ -63,6 +112,12 @@ emscripten::val handles_of(const std::vector<Tensor>& list);
 /// (engine.wrapResults): [count, then per tensor: handle, dtype (0 float32, 1 int32, 2 bool), symbolic, rank,
 /// dims... (-1 unknown)], as float64. Returns the buffer's byte address; it is valid until the next such call.
 double results_of(const std::vector<Tensor>& list);
+/// The staging area: JS writes a call's tensor handles (as float64) here and passes only their count, so a call
+/// crosses the bridge once with numbers instead of an array (tl.function calls and eager op calls). Grows to
+/// hold at least `count` handles; returns its byte address (valid until it grows again).
+double staging_area(double count);
+/// The tensors whose handles JS wrote to the staging area (`count` of them).
+std::vector<Tensor> staged_tensors(double count, const std::string& what);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).
 std::vector<Tensor> tensors_of(const emscripten::val& ids, const std::string& what);
 /// The same, releasing the handles: the tensors' ownership passes from JS to C++.

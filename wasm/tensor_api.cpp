@@ -52,6 +52,13 @@ std::vector<Tensor> call_js(const val& callback, const std::vector<Tensor>& inpu
   return outputs;
 }
 
+void throw_js_error(const std::string& kind, const std::string& message) {
+  val error = val::global("Error").new_(val(message));
+  error.set("name", val(kind));
+  error.throw_();
+  __builtin_unreachable();
+}
+
 void rethrow_as(const std::string& kind, const std::string& message) {
   if (kind == "ShapeError") throw ShapeError(message);
   if (kind == "DTypeError") throw DTypeError(message);
@@ -149,9 +156,8 @@ Attrs to_attrs(const OpDef& op, const val& js) {
   return attrs;
 }
 
-/// Runs op `name` on tensors; returns its outputs.
-std::vector<Tensor> run(const std::string& name, std::vector<Tensor> inputs, const val& attrs) {
-  const OpDef& op = OpRegistry::global().get(name);
+/// Runs `op` on tensors; returns its outputs.
+std::vector<Tensor> run(const OpDef& op, std::vector<Tensor> inputs, const val& attrs) {
   Attrs typed = to_attrs(op, attrs);
   std::vector<Tensor> outputs(op.num_outputs(typed, {}));  // a structured op: an error naming its sub-graphs
   execute(op, inputs, typed, outputs);
@@ -178,6 +184,30 @@ double results_of(const std::vector<Tensor>& list) {
     for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
   }
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
+}
+
+namespace {
+std::vector<double>& staging() {
+  static std::vector<double> area(16);
+  return area;
+}
+}  // namespace
+
+double staging_area(double count) {
+  TL_CHECK(count >= 0 && count <= 1e6, InvalidArgument, "staging area: ", count, " handles requested");
+  std::vector<double>& area = staging();
+  if (area.size() < static_cast<std::size_t>(count)) area.resize(static_cast<std::size_t>(count));
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(area.data()));
+}
+
+std::vector<Tensor> staged_tensors(double count, const std::string& what) {
+  const std::vector<double>& area = staging();
+  TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
+           " staged tensors, the staging area holds ", area.size());
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) out.push_back(tensors().get(area[i]));
+  return out;
 }
 
 std::vector<Tensor> tensors_of(const val& ids, const std::string& what) {
@@ -207,9 +237,18 @@ TensorSpec to_spec(const val& spec, const std::string& what) {
 
 std::string version() { return tl::version; }
 
+namespace {
+/// The ops in the order op_names() listed them: op_call_staged names an op by its index in that list.
+std::vector<const OpDef*>& listed_ops() {
+  static std::vector<const OpDef*> ops;
+  return ops;
+}
+}  // namespace
+
 val op_names() {
+  listed_ops() = OpRegistry::global().all();
   val out = val::array();
-  for (const OpDef* op : OpRegistry::global().all()) out.call<void>("push", val(op->name()));
+  for (const OpDef* op : listed_ops()) out.call<void>("push", val(op->name()));
   return out;
 }
 
@@ -248,7 +287,7 @@ val run_op(const std::string& name, const val& inputs, const val& attrs) {
       val dtype = item["dtype"];
       in.push_back(make_tensor(item["values"], item["shape"], dtype.isUndefined() ? "float32" : dtype.as<std::string>()));
     }
-    std::vector<Tensor> out = run(name, std::move(in), attrs);
+    std::vector<Tensor> out = run(OpRegistry::global().get(name), std::move(in), attrs);
     auto plain = [](const Tensor& t) {
       val o = val::object();
       o.set("dtype", std::string(dtype_name(t.dtype())));
@@ -317,8 +356,9 @@ val tensor_retain(double id) {
 val memory() {
   val out = val::object();
   std::size_t bytes = 0;
-  for (const auto& [id, t] : tensors().items())
+  tensors().for_each([&](const Tensor& t) {
     if (t.defined() && !t.is_symbolic()) bytes += static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
+  });
   out.set("numTensors", static_cast<double>(tensors().size()));
   out.set("numBytes", static_cast<double>(bytes));
   out.set("numVariables", static_cast<double>(variables().size()));
@@ -328,7 +368,37 @@ val memory() {
 }
 
 val op_call(const std::string& name, const val& inputs, const val& attrs) {
-  return guarded([&] { return val(results_of(run(name, tensors_of(inputs, name), attrs))); });
+  return guarded([&] {
+    return val(results_of(run(OpRegistry::global().get(name), tensors_of(inputs, name), attrs)));
+  });
+}
+
+double op_call_staged(double index, double count, const val& attrs) {
+  return guarded([&] {
+    const std::vector<const OpDef*>& ops = listed_ops();
+    TL_CHECK(index >= 0 && index < static_cast<double>(ops.size()) && index == static_cast<double>(
+             static_cast<std::size_t>(index)), InvalidArgument, "op call: no op has index ", index, " (",
+             ops.size(), " ops listed)");
+    const OpDef& op = *ops[static_cast<std::size_t>(index)];
+    return results_of(run(op, staged_tensors(count, op.name()), attrs));
+  });
+}
+
+double staging_address(double count) {
+  return guarded([&] { return staging_area(count); });
+}
+
+double tensor_data(double id) {
+  return guarded([&] {
+    const Tensor& t = tensors().get(id);
+    TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, "dataSync: a symbolic tensor ", meta_str(t.meta()),
+             " has no values while its function is being traced; return it from the function, or use tl.print; to"
+             " branch or loop on it, convert the code with tl.autograph");
+    const void* data = t.dtype() == DType::float32 ? static_cast<const void*>(t.data<float>())
+                       : t.dtype() == DType::int32 ? static_cast<const void*>(t.data<std::int32_t>())
+                                                   : static_cast<const void*>(t.data<bool>());
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(data));
+  });
 }
 
 // ---- variables ----

@@ -55,12 +55,23 @@ struct AnyFunction::State {
   CallHistory history;
   std::size_t call_count = 0;
   int traces = 0;  ///< bodies traced to the end (the first call's check trace included)
+  /// The key of every call when there is an input signature: its specs.
+  TraceKey signature_key;
+  /// "<name>", as the retracing warning names the function.
+  std::string warning_name;
 
   State(Body b, FunctionOptions o)
       : body(std::move(b)),
         options(std::move(o)),
         detector(options.max_retracing_warnings),
-        history(options.call_history) {}
+        history(options.call_history),
+        warning_name("<" + options.name + ">") {
+    if (!options.input_signature.present()) return;
+    std::vector<ArgKey> keys;
+    for (const TensorSpec& spec : options.input_signature.specs())
+      keys.emplace_back(TensorSpec(spec.shape(), spec.dtype(), spec.name()));
+    signature_key = TraceKey(std::move(keys));
+  }
 
   /// Argument names: given ones, else the signature's spec names, else "arg0", "arg1", ...
   std::vector<std::string> arg_names(std::size_t count) const {
@@ -88,27 +99,68 @@ struct AnyFunction::State {
     return keys;
   }
 
-  /// The key a call is looked up by: the signature's specs when there is one (after checking the call fits).
-  TraceKey key_for(std::span<const AnyArg> args) const {
-    std::vector<ArgKey> given = arg_keys(args);
-    if (!options.input_signature.present()) return TraceKey(std::move(given));
+  /// The key a call is looked up by: the signature's key when there is one (after checking the call fits it),
+  /// else the call's own key, built in `own`.
+  const TraceKey& key_for(std::span<const AnyArg> args, TraceKey& own) const {
+    if (!options.input_signature.present()) return own = TraceKey(arg_keys(args));
     const auto& specs = options.input_signature.specs();
-    std::vector<std::string> names = arg_names(specs.size());
-    TL_CHECK(given.size() == specs.size(), InvalidArgument, options.name, ": the input signature has ",
-             specs.size(), " argument(s), the call passes ", given.size());
-    std::vector<ArgKey> keys;
+    TL_CHECK(args.size() == specs.size(), InvalidArgument, options.name, ": the input signature has ",
+             specs.size(), " argument(s), the call passes ", args.size());
     for (std::size_t i = 0; i < specs.size(); ++i) {
-      const auto* spec = std::get_if<TensorSpec>(&given[i]);
-      TL_CHECK(spec != nullptr, InvalidArgument, options.name, ": argument ", i, " (", names[i],
-               ") must be a tensor to match the input signature ", specs[i].str(), ", got a ",
-               arg_key_kind(given[i]), " (", arg_key_str(given[i]), ")");
-      bool fits = spec->dtype() == specs[i].dtype() && specs[i].shape().is_compatible_with(spec->shape()) &&
-                  spec->shape().rank() == specs[i].shape().rank();
-      TL_CHECK(fits, InvalidArgument, options.name, ": argument ", i, " (", names[i],
-               ") does not match the input signature: ", specs[i].mismatch(spec->meta()));
-      keys.emplace_back(TensorSpec(specs[i].shape(), specs[i].dtype(), specs[i].name()));
+      const auto* tensor = std::get_if<Tensor>(&args[i].value());
+      TL_CHECK(tensor == nullptr || tensor->defined(), InvalidArgument, "tl::function: argument ", i,
+               " is an empty Tensor handle");
+      const auto* spec = std::get_if<TensorSpec>(&args[i].value());  // get_concrete_function(spec)
+      TL_CHECK(tensor != nullptr || spec != nullptr, InvalidArgument, options.name, ": argument ", i, " (",
+               arg_names(specs.size())[i], ") must be a tensor to match the input signature ", specs[i].str(),
+               ", got a ", arg_key_kind(args[i].key()), " (", arg_key_str(args[i].key()), ")");
+      TensorMeta spec_meta;
+      if (tensor == nullptr) spec_meta = spec->meta();
+      const TensorMeta& meta = tensor != nullptr ? tensor->meta() : spec_meta;
+      bool fits = meta.dtype == specs[i].dtype() && specs[i].shape().is_compatible_with(meta.shape) &&
+                  meta.shape.rank() == specs[i].shape().rank();
+      TL_CHECK(fits, InvalidArgument, options.name, ": argument ", i, " (", arg_names(specs.size())[i],
+               ") does not match the input signature: ", specs[i].mismatch(meta));
     }
-    return TraceKey(std::move(keys));
+    return signature_key;
+  }
+
+  /// Whether `key` is this call's key (exact) or accepts it (relaxed): TraceKey's == and accepts() on the
+  /// arguments themselves, without building the call's key.
+  static bool matches(const TraceKey& key, std::span<const AnyArg> args, bool exact) {
+    if (key.size() != args.size()) return false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const ArgKey& mine = key.args()[i];
+      if (const auto* tensor = std::get_if<Tensor>(&args[i].value())) {
+        const auto* spec = std::get_if<TensorSpec>(&mine);
+        if (spec == nullptr || spec->dtype() != tensor->dtype()) return false;
+        const Shape& want = spec->shape();
+        const Shape& got = tensor->shape();
+        if (exact ? !(want == got) : !want.is_compatible_with(got) || want.rank() != got.rank()) return false;
+      } else if (const auto* variable = std::get_if<Variable>(&args[i].value())) {
+        const auto* id = std::get_if<VariableKey>(&mine);
+        if (id == nullptr || id->id != variable->id()) return false;
+      } else if (!same_arg_key(mine, args[i].key())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// The cached function for a call without an input signature, found as cache.lookup(call's key) finds it
+  /// (an equal key, else the newest key that accepts the call), or nullptr.
+  std::pair<TraceKey, std::shared_ptr<ConcreteFunction>>* cached_for(std::span<const AnyArg> args, bool& exact) {
+    for (const AnyArg& arg : args)
+      if (const auto* tensor = std::get_if<Tensor>(&arg.value()); tensor != nullptr && !tensor->defined())
+        return nullptr;  // the key's own check names the empty handle
+    auto& entries = cache.entries();
+    exact = true;
+    for (auto& entry : entries)
+      if (matches(entry.first, args, /*exact=*/true)) return &entry;
+    exact = false;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+      if (matches(it->first, args, /*exact=*/false)) return &*it;
+    return nullptr;
   }
 
   /// Runs the body with a symbolic tensor for every tensor entry of `key` (the call's other arguments as they are).
@@ -164,21 +216,40 @@ struct AnyFunction::State {
 
   std::vector<Tensor> call(std::span<const AnyArg> args) {
     if (config::functions_run_eagerly()) {  // the callable on the call's own arguments: no trace, no record
-      if (options.input_signature.present()) (void)key_for(args);  // the call must still fit the signature
+      if (options.input_signature.present()) {  // the call must still fit the signature
+        TraceKey own;
+        (void)key_for(args, own);
+      }
       return body(args);
     }
     CallRecord record;
     record.index = call_count;
-    TraceKey key = key_for(args);
-    ConcreteFunction& function = find_or_trace(key, args, record);
+    TraceKey own;
+    bool exact = false;
+    auto* hit = options.input_signature.present() ? nullptr : cached_for(args, exact);
+    // The record names the call's own key: a relaxed function's key only when it is the call's.
+    const TraceKey& key = hit != nullptr && (exact || !history.enabled()) ? hit->first : key_for(args, own);
+    ConcreteFunction& function = hit != nullptr ? *hit->second : find_or_trace(key, args, record);
     ++call_count;
-    if (auto warning = detector.record_call(record.traced, "<" + options.name + ">")) {
+    if (auto warning = detector.record_call(record.traced, warning_name)) {
       log_message(LogLevel::warning, *warning);
       record.warning = std::move(*warning);
     }
-    std::vector<Tensor> tensors;
+    constexpr std::size_t kOnStack = 8;  // a call's tensors, without a heap block for the usual few
+    std::array<Tensor, kOnStack> on_stack;
+    std::vector<Tensor> on_heap;
+    std::size_t count = 0;
     for (const AnyArg& arg : args)
-      if (const auto* tensor = std::get_if<Tensor>(&arg.value())) tensors.push_back(*tensor);
+      if (const auto* tensor = std::get_if<Tensor>(&arg.value())) {
+        if (count < kOnStack) on_stack[count] = *tensor;
+        else {
+          if (on_heap.empty()) on_heap.assign(on_stack.begin(), on_stack.end());
+          on_heap.push_back(*tensor);
+        }
+        ++count;
+      }
+    std::span<const Tensor> tensors = count <= kOnStack ? std::span<const Tensor>(on_stack.data(), count)
+                                                        : std::span<const Tensor>(on_heap);
     if (!history.enabled()) return function.call(tensors);
     const bool timed = options.record_timings;
     auto start = timed ? Clock::now() : Clock::time_point{};
@@ -197,7 +268,8 @@ std::vector<Tensor> AnyFunction::operator()(std::span<const AnyArg> args) { retu
 
 ConcreteFunction& AnyFunction::get_concrete_function(std::span<const AnyArg> args) {
   CallRecord ignored;
-  return state_->find_or_trace(state_->key_for(args), args, ignored);
+  TraceKey own;
+  return state_->find_or_trace(state_->key_for(args, own), args, ignored);
 }
 
 int AnyFunction::tracing_count() const noexcept { return state_->traces; }

@@ -7,15 +7,27 @@ namespace tl {
 
 void CallHistory::add(const TraceKey& key, CallRecord record) {
   if (capacity_ == 0) return;
-  record.key = key_text(key);
-  // Once the vector holds 2 × capacity records, drop the older half in one move: amortized O(1) per call.
-  if (records_.size() - std::min(records_.size(), capacity_) >= capacity_)
-    records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(records_.size() - capacity_));
-  records_.push_back(std::move(record));
+  // The records live in 2 × capacity slots, of which the first size_ are in use. When they are all in use, the
+  // newest capacity - 1 records swap to the front (strings trade buffers, nothing is freed), so a slot's string
+  // buffers are reused by later records: once warm, adding allocates nothing.
+  if (size_ == 2 * capacity_) {
+    std::swap_ranges(records_.end() - static_cast<std::ptrdiff_t>(capacity_ - 1), records_.end(), records_.begin());
+    size_ = capacity_ - 1;
+  }
+  if (size_ == records_.size()) records_.emplace_back();
+  CallRecord& slot = records_[size_++];
+  slot.index = record.index;
+  slot.traced = record.traced;
+  slot.key.assign(key_text(key));
+  slot.reason.assign(record.reason);
+  slot.warning.assign(record.warning);
+  slot.concrete_index = record.concrete_index;
+  slot.trace_us = record.trace_us;
+  slot.execute_us = record.execute_us;
 }
 
 std::span<const CallRecord> CallHistory::records() const noexcept {
-  std::span<const CallRecord> all(records_);
+  std::span<const CallRecord> all(records_.data(), size_);
   return all.last(std::min(all.size(), capacity_));
 }
 

@@ -114,8 +114,15 @@ void Executor::run_op(const Step& step) {
   const TensorRefs args(args_.data(), step.num_inputs);
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
-  step.op->run(args, *step.attrs, outputs, step.node->subgraphs,
-               &kernel_states_[static_cast<std::size_t>(&step - steps_.data())], step.node->variables, specialize_);
+  KernelContext context{*step.op,
+                        args,
+                        *step.attrs,
+                        outputs,
+                        step.node->subgraphs,
+                        &kernel_states_[static_cast<std::size_t>(&step - steps_.data())],
+                        step.node->variables,
+                        specialize_};
+  step.kernel(context);
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
 }
 

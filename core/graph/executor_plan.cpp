@@ -84,6 +84,7 @@ void Executor::build_schedule() {
     if (node.kind == NodeKind::op) {
       step.op = node.op;
       step.attrs = &node.attrs;
+      step.kernel = node.op->bind_kernel(node.attrs);
       step.dynamic_outputs = node.op->has(trait::dynamic_outputs);
       if (!step.dynamic_outputs) num_values_ += node.outputs.size();
     }
@@ -101,7 +102,7 @@ void Executor::build_schedule() {
       value_node.push_back(k);
       static_ = static_ && meta.shape.is_fully_defined();
     }
-    steps_.push_back(step);
+    steps_.push_back(std::move(step));
   }
   kernel_states_.resize(steps_.size());
   for (const ValueRef& ref : graph_->outputs()) output_ids_.push_back(base[ref.node] + ref.output);

@@ -13,6 +13,7 @@
 
 #include "ops/detail/elementwise.h"
 #include "ops/detail/grad_utils.h"
+#include "ops/detail/linalg.h"
 #include "ops/detail/register.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/ops/array.h"
@@ -90,21 +91,26 @@ constexpr auto kRelu = [](const auto& x) {
 constexpr auto kSigmoid = [](const auto& x) { return (1.f + (-x).exp()).inverse(); };
 constexpr auto kTanh = [](const auto& x) { return x.tanh(); };
 
-void fused_matmul_kernel(KernelContext& ctx) {
-  const Activation act = activation_of(ctx.attrs);
-  matmul_op().run(ctx.inputs.subspan(0, 2), ctx.attrs, ctx.outputs);  // matmul's kernel reads only the transposes
-  const Tensor& out = ctx.output();
-  const Shape& a = ctx.input(0).shape();
-  if (a.dim(ctx.attrs.get_or("transpose_a", false) ? -2 : -1) == 0)  // an empty sum: matmul wrote nothing
-    std::fill_n(out.mutable_data<float>(), out.num_elements(), 0.f);
-  const Tensor& bias = ctx.input(2);
-  switch (act) {
-    case Activation::none: return add_bias_activate(out, bias, kIdentity);
-    case Activation::relu: return add_bias_activate(out, bias, kRelu);
-    case Activation::sigmoid: return add_bias_activate(out, bias, kSigmoid);
-    case Activation::tanh: return add_bias_activate(out, bias, kTanh);
+/// fused_matmul's kernel, its attributes read once per node (OpDef::bound_kernel).
+struct FusedMatmulKernel {
+  Activation activation;
+  bool transpose_a, transpose_b;
+  explicit FusedMatmulKernel(const Attrs& attrs)
+      : activation(activation_of(attrs)),
+        transpose_a(attrs.get_or("transpose_a", false)),
+        transpose_b(attrs.get_or("transpose_b", false)) {}
+  void operator()(KernelContext& ctx) const {
+    const Tensor& out = ctx.output();
+    matmul_into(ctx.input(0), ctx.input(1), transpose_a, transpose_b, out);  // zeros for an empty inner dim
+    const Tensor& bias = ctx.input(2);
+    switch (activation) {
+      case Activation::none: return add_bias_activate(out, bias, kIdentity);
+      case Activation::relu: return add_bias_activate(out, bias, kRelu);
+      case Activation::sigmoid: return add_bias_activate(out, bias, kSigmoid);
+      case Activation::tanh: return add_bias_activate(out, bias, kTanh);
+    }
   }
-}
+};
 
 /// With z = op(a) op(b) + bias and y = act(z): dz from y (relu: g where y > 0; sigmoid: g y (1 - y);
 /// tanh: g (1 - y^2)), then matmul's rule (TensorFlow's _MatMulGrad) and dbias = dz summed to bias's shape.
@@ -133,7 +139,7 @@ void register_fused_ops(OpRegistry& r) {
            "last dim; made by the graph optimizer")
       .inputs(3).attr<bool>("transpose_a").attr<bool>("transpose_b").attr<std::string>("activation")
       .shape_fn(fused_matmul_shape)
-      .kernel(fused_matmul_kernel)
+      .bound_kernel<FusedMatmulKernel>()
       .gradient(fused_matmul_gradient);
 }
 

@@ -7,6 +7,7 @@
 
 #include "ops/detail/elementwise.h"
 #include "ops/detail/grad_utils.h"
+#include "ops/detail/linalg.h"
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
 #include "tracelab/eager/execute.h"
@@ -17,6 +18,9 @@ namespace detail {
 namespace {
 
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Up to this many elements in b, a row vector times b is a plain loop (multiply).
+constexpr std::int64_t kSmallVectorMatrix = 4096;
 
 /// The leading (batch) dims of a shape of rank >= 2.
 Shape batch_dims(const Shape& shape) {
@@ -66,7 +70,8 @@ void matmul_shape(ShapeContext& ctx) {
 /// c = op(a) * op(b) for one (batch) matrix; a is (ra, ca), b is (rb, cb), c is (m, n), all row-major.
 void multiply(const float* a, std::int64_t ra, std::int64_t ca, bool ta, const float* b, std::int64_t rb,
               std::int64_t cb, bool tb, float* c, std::int64_t m, std::int64_t n) {
-  if ((ta ? ra : ca) == 1) {
+  const std::int64_t k = ta ? ra : ca;
+  if (k == 1) {
     // An outer product (inner dim 1: the kernel gradient of a dense layer on one example), one product per
     // element; Eigen's general product would pack both operands first.
     // op(a) is (m, 1) and op(b) is (1, n): their elements are contiguous whether transposed or not.
@@ -74,6 +79,19 @@ void multiply(const float* a, std::int64_t ra, std::int64_t ca, bool ta, const f
       const float ai = a[i];
       float* __restrict row = c + i * n;
       for (std::int64_t j = 0; j < n; ++j) row[j] = ai * b[j];
+    }
+    return;
+  }
+  if (m == 1 && !tb && k * n <= kSmallVectorMatrix) {
+    // A row vector times a small matrix (a dense layer on one example): the rows of b scaled and summed into c,
+    // a vectorized loop over n per row; Eigen's matrix-vector product costs more to set up than this does.
+    // op(a) is (1, k): its elements are contiguous whether transposed or not.
+    float* __restrict row = c;
+    for (std::int64_t j = 0; j < n; ++j) row[j] = 0.f;
+    for (std::int64_t r = 0; r < k; ++r) {
+      const float ar = a[r];
+      const float* __restrict br = b + r * n;
+      for (std::int64_t j = 0; j < n; ++j) row[j] += ar * br[j];
     }
     return;
   }
@@ -85,11 +103,19 @@ void multiply(const float* a, std::int64_t ra, std::int64_t ca, bool ta, const f
   else mc.noalias() = ma.transpose() * mb.transpose();
 }
 
-void matmul_kernel(KernelContext& ctx) {
-  bool ta = ctx.attrs.get_or("transpose_a", false), tb = ctx.attrs.get_or("transpose_b", false);
-  const Tensor& a = ctx.input(0);
-  const Tensor& b = ctx.input(1);
-  const Tensor& out = ctx.output();
+/// matmul's kernel, its transposes read once per node (OpDef::bound_kernel).
+struct MatmulKernel {
+  bool transpose_a, transpose_b;
+  explicit MatmulKernel(const Attrs& attrs)
+      : transpose_a(attrs.get_or("transpose_a", false)), transpose_b(attrs.get_or("transpose_b", false)) {}
+  void operator()(KernelContext& ctx) const {
+    matmul_into(ctx.input(0), ctx.input(1), transpose_a, transpose_b, ctx.output());
+  }
+};
+
+}  // namespace
+
+void matmul_into(const Tensor& a, const Tensor& b, bool ta, bool tb, const Tensor& out) {
   std::int64_t ra = a.shape().dim(-2), ca = a.shape().dim(-1), rb = b.shape().dim(-2), cb = b.shape().dim(-1);
   std::int64_t m = out.shape().dim(-2), n = out.shape().dim(-1), k = ta ? ra : ca;
   if (m == 0 || n == 0 || k == 0) {  // an empty product: zeros (the output may be a reused buffer)
@@ -112,6 +138,8 @@ void matmul_kernel(KernelContext& ctx) {
     }
   });
 }
+
+namespace {
 
 /// For c = op(a) op(b) with upstream g (TensorFlow's _MatMulGrad), each product's batch dims summed back
 /// to the input's own batch shape:
@@ -147,7 +175,7 @@ void register_linalg_ops(OpRegistry& r) {
                      "the last two dims; batch dims broadcast")
       .inputs(2).attr<bool>("transpose_a").attr<bool>("transpose_b")
       .shape_fn(matmul_shape)
-      .kernel(matmul_kernel)
+      .bound_kernel<MatmulKernel>()
       .gradient(matmul_gradient);
 }
 

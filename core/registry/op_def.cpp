@@ -79,6 +79,11 @@ void OpDef::run(TensorRefs inputs, const Attrs& attrs, std::span<Tensor> outputs
   kernel_(context);
 }
 
+KernelFn OpDef::bind_kernel(const Attrs& attrs) const {
+  TL_CHECK(static_cast<bool>(kernel_), InvalidArgument, name_, ": op has no kernel");
+  return binder_ ? binder_(attrs) : kernel_;
+}
+
 void OpDef::backward(const GradContext& context, std::span<Tensor> input_grads) const {
   TL_CHECK(static_cast<bool>(gradient_), InvalidArgument, name_, ": op has no gradient",
            has(trait::not_differentiable) ? " (it is not differentiable)" : "");

@@ -472,3 +472,31 @@ test('ops: comparisons and logical ops as TF.js names them (greaterEqual, logica
     assert.throws(() => tl.logicalAnd(x, x), { name: 'DTypeError', message: /logical_and/ });
   });
 });
+
+test('bridge: a disposed handle stays dead after its slot holds a new tensor; staged calls match the general path', () => {
+  const before = live();
+  const old = tl.tensor([1, 2]);
+  const oldId = old.id;
+  old.dispose();
+  const fresh = tl.tensor([3, 4]);  // reuses the freed slot under a new handle
+  assert.notEqual(fresh.id, oldId);
+  assert.throws(() => old.dataSync(), /disposed/);
+  // The core itself rejects the stale handle (the JS object is bypassed).
+  const stale = Object.assign(Object.create(Object.getPrototypeOf(fresh)), fresh, { id: oldId, isDisposed: false });
+  assert.throws(() => stale.dataSync(), (e) => e instanceof tl.InvalidArgument && /tensor handle \d+ is not alive/.test(e.message));
+  assert.throws(() => tl.add(stale, fresh), /tensor handle \d+ is not alive/);
+  // All-tensor calls go through the staging area, mixed ones through the general path: same results.
+  const f = tl.function((a, b) => tl.mul(a, b), { callHistory: 0 });
+  tl.tidy(() => {
+    assert.deepEqual(Array.from(f(fresh, fresh).dataSync()), [9, 16]);
+    assert.deepEqual(Array.from(tl.mul(fresh, fresh).dataSync()), Array.from(tl.mul(fresh, [3, 4]).dataSync()));
+    assert.deepEqual(Array.from(tl.sum(tl.tensor([[1, 2], [3, 4]]), 1).dataSync()), [3, 7]);
+    assert.deepEqual(tl.tensor([1, 0, 1], [3], 'bool').dataSync(), new Uint8Array([1, 0, 1]));
+    assert.deepEqual(tl.tensor([-5, 7], [2], 'int32').dataSync(), new Int32Array([-5, 7]));
+    const many = Array.from({ length: 40 }, (_, i) => tl.scalar(i));  // more handles than the first staging area holds
+    assert.equal(tl.sum(tl.ops.stack(...many)).dataSync()[0], 780);
+  });
+  assert.throws(() => f(fresh, stale), /tensor handle \d+ is not alive/);
+  fresh.dispose();
+  assert.equal(live(), before);
+});

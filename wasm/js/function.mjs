@@ -55,6 +55,12 @@ export function makeFunction(engine, isVariable) {
                               `boolean or a string, got ${describeValue(value)}`);
   }
 
+  /** Whether every argument is a live tensor (then a call passes only their handles); else describeArg says why not. */
+  function allTensors(args) {
+    for (const a of args) if (!(a instanceof Tensor) || a.isDisposed) return false;
+    return true;
+  }
+
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
    * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace, specializePlans
@@ -95,8 +101,9 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const outputs = engine.wrapResults(
-          engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
+        const outputs = engine.wrapResults(engine.relay(allTensors(args)
+          ? () => core.functionCallStaged(id, engine.stage(args))  // the common call: handles only, one crossing
+          : () => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
         if (options.onTrace) {
           const last = core.functionLastCall(id);
           if (last && last.traced) {

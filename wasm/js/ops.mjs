@@ -13,7 +13,8 @@ const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 /** Builds the op functions for one engine; `isVariable` tells which values are tl.Variables (read as tensors). */
 export function makeOps(engine, makeTensor, isVariable) {
   const core = engine.core;
-  const infos = new Map(core.opNames().map((name) => [name, core.opInfo(name)]));
+  // index: the op's place in opNames(), by which opCallStaged names it.
+  const infos = new Map(core.opNames().map((name, index) => [name, { ...core.opInfo(name), index }]));
 
   /**
    * A Tensor for any accepted input: a Tensor, a Variable (read now), or a number, boolean, (nested) array or typed
@@ -61,6 +62,11 @@ export function makeOps(engine, makeTensor, isVariable) {
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
     checkAttrs(name, info, attrs);
+    if (allTensors(inputs)) {  // the common call: handles through the staging area, attributes only when given
+      const outputs = engine.wrapResults(guard(() => core.opCallStaged(info.index, engine.stage(inputs),
+                                                                       hasKeys(attrs) ? attrs : undefined)));
+      return info.outputs === 1 ? outputs[0] : outputs;
+    }
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
     return withTensors((convert) => {
@@ -68,6 +74,17 @@ export function makeOps(engine, makeTensor, isVariable) {
       const outputs = engine.wrapResults(guard(() => core.opCall(name, ids, attrs)));
       return info.outputs === 1 ? outputs[0] : outputs;
     });
+  }
+
+  function allTensors(inputs) {
+    for (const x of inputs) if (!(x instanceof Tensor) || x.isDisposed) return false;
+    return true;
+  }
+
+  function hasKeys(attrs) {
+    if (attrs === undefined || attrs === null) return false;
+    for (const key in attrs) if (Object.hasOwn(attrs, key)) return true;
+    return false;
   }
 
   /**

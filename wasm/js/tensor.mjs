@@ -17,9 +17,26 @@ export class Engine {
     this.tracing = 0;      // > 0 while tl.function traces a JS function (tl.autograph asks)
     this.traceNames = [];  // the names of the tl.functions being traced, innermost last
     this.callbackError = null;  // the last error a trampoline's function threw (see relay)
+    this.stagingAddress = 0;    // the core's staging area (stage) and how many handles it holds
+    this.stagingSize = 0;
     this.registry = new FinalizationRegistry((id) => {
       if (core.tensorDispose(id)) this.collected += 1;
     });
+  }
+
+  /**
+   * Writes the handles of `tensors` (live Tensors) to the core's staging area, so that the call that follows passes
+   * only their count: one bridge crossing with numbers instead of an array (functionCallStaged, opCallStaged).
+   */
+  stage(tensors) {
+    const n = tensors.length;
+    if (n > this.stagingSize) {
+      this.stagingAddress = guard(() => this.core.stagingAddress(Math.max(n, 16)));
+      this.stagingSize = Math.max(n, 16);
+    }
+    const heap = this.core.HEAPF64, at = this.stagingAddress / 8;
+    for (let i = 0; i < n; ++i) heap[at + i] = tensors[i].id;
+    return n;
   }
 
   /** Wraps a new core handle as a Tensor tracked by the current tidy scope. */
@@ -50,9 +67,17 @@ export class Engine {
     const tensor = new Tensor(this, id, meta);
     if (meta.symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
     this.live += 1;
-    this.registry.register(tensor, id, tensor);
+    // Inside a scope the scope disposes the tensor or hands it on (tidy registers what outlives every scope).
     if (this.scopes.length > 0) this.scopes[this.scopes.length - 1].push(tensor);
+    else this.track(tensor);
     return tensor;
+  }
+
+  /** Puts a tensor that outlives every scope under the FinalizationRegistry's safety net. */
+  track(tensor) {
+    if (tensor.tracked || tensor.isDisposed) return;
+    tensor.tracked = true;
+    this.registry.register(tensor, tensor.id, tensor);
   }
 
   /** Forgets a tensor whose handle the core already released (symbolic tensors after a trace). */
@@ -60,7 +85,7 @@ export class Engine {
     if (tensor.isDisposed) return;
     tensor.isDisposed = true;
     this.live -= 1;
-    this.registry.unregister(tensor);
+    if (tensor.tracked) this.registry.unregister(tensor);
   }
 
   /**
@@ -134,6 +159,7 @@ export class Engine {
         if (tensor.isDisposed) continue;
         if (kept.has(tensor) || tensor.kept) {
           if (parent && !tensor.kept) parent.push(tensor);
+          else this.track(tensor);
         } else {
           tensor.dispose();
         }
@@ -166,6 +192,7 @@ export class Tensor {
     this.symbolic = meta.symbolic;
     this.isDisposed = false;
     this.kept = false;
+    this.tracked = false;  // registered with the FinalizationRegistry (Engine.track)
     /** For a symbolic tensor: the name of the tl.function whose trace made it (null if unknown). */
     this.traceName = null;
   }
@@ -190,7 +217,12 @@ export class Tensor {
   /** The values as a typed array copy (Float32Array, Int32Array or Uint8Array for bool). */
   dataSync() {
     this.checkAlive('dataSync');
-    return guard(() => this.engine.core.tensorValues(this.id));
+    const core = this.engine.core;
+    const address = guard(() => core.tensorData(this.id));  // the values' address: copied out right away
+    const size = this.size;
+    if (this.dtype === 'float32') return core.HEAPF32.slice(address / 4, address / 4 + size);
+    if (this.dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
+    return core.HEAPU8.slice(address, address + size);
   }
   /** The values, as a promise (the work is synchronous; TF.js' asynchronous spelling). */
   async data() { return this.dataSync(); }

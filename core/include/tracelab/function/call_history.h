@@ -31,7 +31,8 @@ struct CallRecord {
 };
 
 /// The records of the last `capacity()` calls, oldest first. Adding is amortized O(1) with no allocation once
-/// warm: the records live in one vector of at most 2 × capacity entries, of which the newest capacity are kept.
+/// warm: the records live in one vector of at most 2 × capacity slots, reused in turn, of which the newest
+/// capacity are kept.
 class CallHistory {
  public:
   /// A recorder keeping `capacity` records; 0 records nothing.
@@ -47,7 +48,7 @@ class CallHistory {
   /// The kept records, oldest first (valid until the next add or clear).
   std::span<const CallRecord> records() const noexcept;
   /// Forgets the records.
-  void clear() noexcept { records_.clear(); }
+  void clear() noexcept { size_ = 0; }
 
  private:
   /// key.str(), remembered for the kMaxKeyTexts most recent distinct keys (rebuilding it per call is slow).
@@ -55,7 +56,8 @@ class CallHistory {
 
   static constexpr std::size_t kMaxKeyTexts = 32;
   std::size_t capacity_;
-  std::vector<CallRecord> records_;  // the newest min(size, capacity_) are the history
+  std::vector<CallRecord> records_;  // slots; the first size_ are in use, the newest capacity_ of them the history
+  std::size_t size_ = 0;
   std::vector<std::pair<TraceKey, std::string>> key_texts_;
 };
 

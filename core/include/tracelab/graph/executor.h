@@ -75,6 +75,7 @@ class Executor {
     const Node* node = nullptr;
     const OpDef* op = nullptr;        ///< op nodes: node->op
     const Attrs* attrs = nullptr;     ///< op nodes: &node->attrs
+    KernelFn kernel;                  ///< op nodes: the kernel bound to the node's attributes
     std::size_t first_input = 0;      ///< into input_ids_
     std::size_t num_inputs = 0;
     std::size_t first_output = 0;     ///< value id of output 0 (a node's outputs have consecutive ids)

@@ -162,6 +162,8 @@ struct GradContext {
 
 using ShapeFn = std::function<void(ShapeContext&)>;
 using KernelFn = std::function<void(KernelContext&)>;
+/// Makes a node's kernel with its attributes already read (OpDef::bound_kernel).
+using KernelBinder = std::function<KernelFn(const Attrs&)>;
 using GradFn = std::function<void(const GradContext&, std::span<Tensor> input_grads)>;
 /// How many outputs a node of a structured op has, from its attributes and sub-graphs.
 using OutputCountFn = std::function<std::size_t(const Attrs&, Subgraphs)>;
@@ -196,7 +198,15 @@ class OpDef {
     return *this;
   }
   OpDef& shape_fn(ShapeFn fn) { shape_fn_ = std::move(fn); return *this; }
-  OpDef& kernel(KernelFn fn) { kernel_ = std::move(fn); return *this; }
+  OpDef& kernel(KernelFn fn) { kernel_ = std::move(fn); binder_ = nullptr; return *this; }
+  /// A kernel that reads its attributes once: K(attrs) resolves them, K's operator()(KernelContext&) runs.
+  /// Eagerly a K is made per call; the graph executor makes one per node when it plans (bind_kernel), so a run
+  /// looks nothing up by name.
+  template <class K> OpDef& bound_kernel() {
+    kernel_ = [](KernelContext& ctx) { K(ctx.attrs)(ctx); };
+    binder_ = [](const Attrs& attrs) -> KernelFn { return K(attrs); };
+    return *this;
+  }
   /// The gradient rule (reverse mode): d(target)/d(inputs) from d(target)/d(outputs).
   OpDef& gradient(GradFn fn) { gradient_ = std::move(fn); return *this; }
 
@@ -217,6 +227,9 @@ class OpDef {
   const std::vector<AttrSpec>& attr_specs() const noexcept { return attrs_; }
   bool has_shape_fn() const noexcept { return static_cast<bool>(shape_fn_); }
   bool has_kernel() const noexcept { return static_cast<bool>(kernel_); }
+  /// The kernel for a node with these attributes: bound to them (bound_kernel), or the op's kernel. Throws
+  /// InvalidArgument when the op has none.
+  KernelFn bind_kernel(const Attrs& attrs) const;
   bool has_gradient() const noexcept { return static_cast<bool>(gradient_); }
   /// Runs the gradient rule; throws InvalidArgument when the op has none.
   void backward(const GradContext& context, std::span<Tensor> input_grads) const;
@@ -250,6 +263,7 @@ class OpDef {
   std::vector<AttrSpec> attrs_;
   ShapeFn shape_fn_;
   KernelFn kernel_;
+  KernelBinder binder_;
   GradFn gradient_;
   OutputCountFn output_count_;
 };
