@@ -23,8 +23,9 @@ val run_op(const std::string& name, const val& inputs, const val& attrs);
 /// Handle op call: tensor handles in, output handles out (always an array).
 val op_call(const std::string& name, const val& inputs, const val& attrs);
 /// The same with the op named by its index in op_names() and the input handles in the staging area
-/// (staging_area; `count` of them): one crossing with numbers per eager op from JS.
-double op_call_staged(double index, double count, const val& attrs);
+/// (staging_area; `count` of them), followed by `words` numbers encoding the attributes when `attrs` is
+/// undefined (decode_attrs in tensor_api.cpp): one crossing with numbers per eager op from JS.
+double op_call_staged(double index, double count, double words, const val& attrs);
 /// The staging area's address, grown to hold `count` handles.
 double staging_address(double count);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);
@@ -44,7 +45,8 @@ val memory();
 
 // ---- variables and tapes (tensor_api.cpp) ----
 val variable_new(double tensor, const std::string& name, bool trainable);
-val variable_read(double id);
+/// The variable's value as results_of (one tensor).
+double variable_read(double id);
 val variable_assign(double id, double tensor, const std::string& how);
 val variable_info(double id);
 bool variable_dispose(double id);
@@ -52,6 +54,9 @@ val tape_new(bool persistent, bool watch_accessed_variables);
 val tape_watch(double tape, const val& sources);
 val tape_stop(double tape);
 val tape_gradient(double tape, double target, const val& sources, bool zero_unconnected);
+/// The same with the sources' handles in the staging area (`count`; all variables or all tensors): the gradients
+/// as results_of, handle 0 where the target does not depend on a source.
+double tape_gradient_staged(double tape, double target, double count, bool variables_given, bool zero_unconnected);
 val tape_watched(double tape);
 bool tape_dispose(double tape);
 
@@ -89,17 +94,21 @@ val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, dou
 
 // ---- layers, losses, optimizers, metrics, checkpoints (nn_api.cpp) ----
 val layer_new(const val& config);
-val layer_call(double id, double x, bool training);
+double layer_call(double id, double x, bool training);
+/// The layer's variables (all, or the trainable ones) as variable handles.
+val layer_variables(double id, bool trainable_only);
 val layer_info(double id);
 bool layer_dispose(double id);
-val loss_call(const std::string& name, double y_true, double y_pred, bool from_logits);
+double loss_call(const std::string& name, double y_true, double y_pred, bool from_logits);
 val optimizer_new(const val& config);
 val optimizer_apply(double id, const val& grads, const val& vars);
+/// The same with 2 × count handles in the staging area: the gradients (0: none), then the variables.
+val optimizer_apply_staged(double id, double count);
 val optimizer_variables(double id);
 bool optimizer_dispose(double id);
 val metric_new(const std::string& type, const val& config);
 val metric_update(double id, const val& inputs);
-val metric_result(double id);
+double metric_result(double id);
 val metric_reset(double id);
 bool metric_dispose(double id);
 val checkpoint_save(const val& vars);

@@ -31,6 +31,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("tapeWatch", &tape_watch);
   emscripten::function("tapeStop", &tape_stop);
   emscripten::function("tapeGradient", &tape_gradient);
+  emscripten::function("tapeGradientStaged", &tape_gradient_staged);
   emscripten::function("tapeWatched", &tape_watched);
   emscripten::function("tapeDispose", &tape_dispose);
   emscripten::function("functionNew", &function_new);
@@ -54,11 +55,13 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("whileLoop", &while_loop);
   emscripten::function("layerNew", &layer_new);
   emscripten::function("layerCall", &layer_call);
+  emscripten::function("layerVariables", &layer_variables);
   emscripten::function("layerInfo", &layer_info);
   emscripten::function("layerDispose", &layer_dispose);
   emscripten::function("lossCall", &loss_call);
   emscripten::function("optimizerNew", &optimizer_new);
   emscripten::function("optimizerApply", &optimizer_apply);
+  emscripten::function("optimizerApplyStaged", &optimizer_apply_staged);
   emscripten::function("optimizerVariables", &optimizer_variables);
   emscripten::function("optimizerDispose", &optimizer_dispose);
   emscripten::function("metricNew", &metric_new);

@@ -111,11 +111,14 @@ emscripten::val handles_of(const std::vector<Tensor>& list);
 /// A new handle per tensor, with its meta, written to a buffer in the module's memory that JS reads in one go
 /// (engine.wrapResults): [count, then per tensor: handle, dtype (0 float32, 1 int32, 2 bool), symbolic, rank,
 /// dims... (-1 unknown)], as float64. Returns the buffer's byte address; it is valid until the next such call.
+/// An undefined Tensor in `list` is written as handle 0 (never issued; JS reads it as null) with no meta.
 double results_of(const std::vector<Tensor>& list);
 /// The staging area: JS writes a call's tensor handles (as float64) here and passes only their count, so a call
 /// crosses the bridge once with numbers instead of an array (tl.function calls and eager op calls). Grows to
 /// hold at least `count` handles; returns its byte address (valid until it grows again).
 double staging_area(double count);
+/// The first `count` numbers JS wrote to the staging area.
+std::vector<double> staged_numbers(double count, const std::string& what);
 /// The tensors whose handles JS wrote to the staging area (`count` of them).
 std::vector<Tensor> staged_tensors(double count, const std::string& what);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).

@@ -128,8 +128,15 @@ val layer_new(const val& config) {
   return guarded([&] { return val(layer_table().add(make_layer(config))); });
 }
 
-val layer_call(double id, double x, bool training) {
-  return guarded([&] { return val(tensors().add((*layer_table().get(id))(tensors().get(x), training))); });
+double layer_call(double id, double x, bool training) {
+  return guarded([&] { return results_of({(*layer_table().get(id))(tensors().get(x), training)}); });
+}
+
+val layer_variables(double id, bool trainable_only) {
+  return guarded([&] {
+    const layers::Layer& l = *layer_table().get(id);
+    return variable_list(trainable_only ? l.trainable_variables() : l.variables());
+  });
 }
 
 val layer_info(double id) {
@@ -149,7 +156,7 @@ val layer_info(double id) {
 
 bool layer_dispose(double id) { return layer_table().remove(id); }
 
-val loss_call(const std::string& name, double y_true, double y_pred, bool from_logits) {
+double loss_call(const std::string& name, double y_true, double y_pred, bool from_logits) {
   return guarded([&] {
     const Tensor& y = tensors().get(y_true);
     const Tensor& p = tensors().get(y_pred);
@@ -162,7 +169,7 @@ val loss_call(const std::string& name, double y_true, double y_pred, bool from_l
       throw InvalidArgument("tl.losses: unknown loss '" + name +
                             "' (meanSquaredError, binaryCrossentropy, categoricalCrossentropy, "
                             "sparseCategoricalCrossentropy)");
-    return val(tensors().add(loss));
+    return results_of({loss});
   });
 }
 
@@ -190,6 +197,22 @@ val optimizer_apply(double id, const val& grads, const val& vars) {
     for (unsigned i = 0, n = length_of(grads); i < n; ++i)
       g.push_back(grads[i].isNull() ? Tensor() : tensors().get(grads[i].as<double>()));
     optimizer_table().get(id)->apply_gradients(g, variables_of(vars));
+    return val::undefined();
+  });
+}
+
+val optimizer_apply_staged(double id, double count) {
+  return guarded([&] {
+    std::vector<double> ids = staged_numbers(2 * count, "Optimizer.applyGradients");
+    const auto n = static_cast<std::size_t>(count);
+    std::vector<Tensor> g(n);
+    std::vector<Variable> vars;
+    vars.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ids[i] != 0) g[i] = tensors().get(ids[i]);
+      vars.push_back(variables().get(ids[n + i]));
+    }
+    optimizer_table().get(id)->apply_gradients(g, vars);
     return val::undefined();
   });
 }
@@ -222,8 +245,8 @@ val metric_update(double id, const val& inputs) {
   });
 }
 
-val metric_result(double id) {
-  return guarded([&] { return val(tensors().add(metric_table().get(id)->result())); });
+double metric_result(double id) {
+  return guarded([&] { return results_of({metric_table().get(id)->result()}); });
 }
 
 val metric_reset(double id) {

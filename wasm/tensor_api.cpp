@@ -177,6 +177,10 @@ double results_of(const std::vector<Tensor>& list) {
   buffer.clear();
   buffer.push_back(static_cast<double>(list.size()));
   for (const Tensor& t : list) {
+    if (!t.defined()) {  // no tensor (a source the target does not depend on): handle 0, never issued
+      buffer.insert(buffer.end(), {0, 0, 0, 0});
+      continue;
+    }
     buffer.push_back(tensors().add(t));
     buffer.push_back(t.dtype() == DType::float32 ? 0 : t.dtype() == DType::int32 ? 1 : 2);
     buffer.push_back(t.is_symbolic() ? 1 : 0);
@@ -192,6 +196,13 @@ std::vector<double>& staging() {
   return area;
 }
 }  // namespace
+
+std::vector<double> staged_numbers(double count, const std::string& what) {
+  const std::vector<double>& area = staging();
+  TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
+           " staged values, the staging area holds ", area.size());
+  return {area.begin(), area.begin() + static_cast<std::ptrdiff_t>(count)};
+}
 
 double staging_area(double count) {
   TL_CHECK(count >= 0 && count <= 1e6, InvalidArgument, "staging area: ", count, " handles requested");
@@ -373,14 +384,71 @@ val op_call(const std::string& name, const val& inputs, const val& attrs) {
   });
 }
 
-double op_call_staged(double index, double count, const val& attrs) {
+namespace {
+
+/// Attributes encoded by the facade as numbers after the staged inputs (ops.mjs, encodeAttrs): per attribute its
+/// index in op.attr_specs(), then bool 0/1 | int | float | dtype code (0 float32, 1 int32, 2 bool) | ints as a
+/// count and the values. The facade encodes only values of the declared type (others take the general path,
+/// whose checks name the problem); these checks catch a malformed encoding.
+Attrs decode_attrs(const OpDef& op, const std::vector<double>& words, std::size_t from) {
+  Attrs attrs;
+  auto word = [&](std::size_t at) {
+    TL_CHECK(at < words.size(), InvalidArgument, op.name(), ": encoded attributes end early");
+    return words[at];
+  };
+  auto integer = [&](double v) {
+    TL_CHECK(v == static_cast<double>(static_cast<std::int64_t>(v)) && std::abs(v) <= 9007199254740991.0,
+             InvalidArgument, op.name(), ": encoded attribute value ", v, " is not an integer");
+    return static_cast<std::int64_t>(v);
+  };
+  const auto& specs = op.attr_specs();
+  for (std::size_t at = from; at < words.size();) {
+    const std::int64_t k = integer(word(at++));
+    TL_CHECK(k >= 0 && k < static_cast<std::int64_t>(specs.size()), InvalidArgument, op.name(),
+             ": encoded attribute index ", k, " out of range");
+    const AttrSpec& spec = specs[static_cast<std::size_t>(k)];
+    switch (spec.type_index) {
+      case 0: attrs.set(spec.name, word(at++) != 0); break;
+      case 1: attrs.set(spec.name, integer(word(at++))); break;
+      case 2: attrs.set(spec.name, word(at++)); break;
+      case 4: {
+        const std::int64_t n = integer(word(at++));
+        TL_CHECK(n >= 0 && static_cast<std::size_t>(n) <= words.size() - at, InvalidArgument, op.name(),
+                 ": encoded attribute '", spec.name, "' has a bad length ", n);
+        Ints values;
+        values.reserve(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) values.push_back(integer(word(at++)));
+        attrs.set(spec.name, std::move(values));
+        break;
+      }
+      case 5: {
+        static constexpr DType kCodes[] = {DType::float32, DType::int32, DType::bool_};
+        const std::int64_t code = integer(word(at++));
+        TL_CHECK(code >= 0 && code < 3, InvalidArgument, op.name(), ": encoded dtype code ", code, " out of range");
+        attrs.set(spec.name, kCodes[code]);
+        break;
+      }
+      default: throw InvalidArgument(op.name() + ": attribute '" + spec.name + "' cannot be encoded");
+    }
+  }
+  return attrs;
+}
+
+}  // namespace
+
+double op_call_staged(double index, double count, double words, const val& attrs) {
   return guarded([&] {
     const std::vector<const OpDef*>& ops = listed_ops();
     TL_CHECK(index >= 0 && index < static_cast<double>(ops.size()) && index == static_cast<double>(
              static_cast<std::size_t>(index)), InvalidArgument, "op call: no op has index ", index, " (",
              ops.size(), " ops listed)");
     const OpDef& op = *ops[static_cast<std::size_t>(index)];
-    return results_of(run(op, staged_tensors(count, op.name()), attrs));
+    if (!attrs.isUndefined()) return results_of(run(op, staged_tensors(count, op.name()), attrs));
+    std::vector<Tensor> inputs = staged_tensors(count, op.name());
+    Attrs typed = decode_attrs(op, staged_numbers(count + words, op.name()), static_cast<std::size_t>(count));
+    std::vector<Tensor> outputs(op.num_outputs(typed, {}));
+    execute(op, inputs, typed, outputs);
+    return results_of(outputs);
   });
 }
 
@@ -407,8 +475,8 @@ val variable_new(double tensor, const std::string& name, bool trainable) {
   return guarded([&] { return val(variable_handle(Variable(tensors().get(tensor), name, trainable))); });
 }
 
-val variable_read(double id) {
-  return guarded([&] { return val(tensors().add(variables().get(id).read())); });
+double variable_read(double id) {
+  return guarded([&] { return results_of({variables().get(id).read()}); });
 }
 
 val variable_assign(double id, double tensor, const std::string& how) {
@@ -485,6 +553,25 @@ val tape_gradient(double tape, double target, const val& sources, bool zero_unco
     val out = val::array();
     for (const Tensor& g : grads) out.call<void>("push", g.defined() ? val(tensors().add(g)) : val::null());
     return out;
+  });
+}
+
+double tape_gradient_staged(double tape, double target, double count, bool variables_given, bool zero_unconnected) {
+  return guarded([&] {
+    GradientTape& t = *tapes().get(tape);
+    const Tensor& y = tensors().get(target);
+    auto unconnected = zero_unconnected ? UnconnectedGradients::zero : UnconnectedGradients::none;
+    std::vector<double> ids = staged_numbers(count, "GradientTape.gradient");
+    if (variables_given) {
+      std::vector<Variable> vars;
+      vars.reserve(ids.size());
+      for (double id : ids) vars.push_back(variables().get(id));
+      return results_of(t.gradient(y, vars, unconnected));
+    }
+    std::vector<Tensor> xs;
+    xs.reserve(ids.size());
+    for (double id : ids) xs.push_back(tensors().get(id));
+    return results_of(t.gradient(y, xs, unconnected));
   });
 }
 

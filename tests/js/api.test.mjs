@@ -500,3 +500,26 @@ test('bridge: a disposed handle stays dead after its slot holds a new tensor; st
   fresh.dispose();
   assert.equal(live(), before);
 });
+
+test('bridge: attributes encoded as numbers give what the general path gives; values of another type get its errors', () => {
+  const x = tl.tensor([[1, -2, 3], [4, 5, -6]]);
+  const plain = { dtype: 'float32', shape: [2, 3], values: [1, -2, 3, 4, 5, -6] };
+  const same = (name, inputs, attrs, plainInputs) => {
+    const viaOp = tl.op(name, inputs, attrs);
+    const viaRun = tl.runOp(name, plainInputs, attrs);
+    assert.deepEqual(viaOp.shape, viaRun.shape, name);
+    assert.deepEqual(Array.from(viaOp.dataSync()), Array.from(viaRun.values), name);
+    viaOp.dispose();
+  };
+  same('reduce_sum', [x], { axes: [1], keepdims: true }, [plain]);
+  same('reduce_max', [x], { axes: [0] }, [plain]);
+  same('reshape', [x], { shape: [3, -1] }, [plain]);
+  same('transpose', [x], { perm: [1, 0] }, [plain]);
+  same('cast', [x], { dtype: 'int32' }, [plain]);
+  same('matmul', [x, x], { transpose_b: true }, [plain, plain]);
+  same('pad', [x], { paddings: [0, 1, 1, 0], constant_value: 0.25 }, [plain]);
+  assert.throws(() => tl.op('reduce_sum', [x], { axes: [0.5] }), /reduce_sum: attribute 'axes' must hold integers, item 0 is not one/);
+  assert.throws(() => tl.op('reduce_sum', [x], { keepdims: 1 }), /reduce_sum: attribute 'keepdims' must be of type bool, got a JavaScript number/);
+  assert.throws(() => tl.op('reshape', [x], { shape: 'auto' }), /reshape: attribute 'shape' must be an array of integers/);
+  x.dispose();
+});

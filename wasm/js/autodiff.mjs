@@ -32,7 +32,7 @@ export function makeAutodiff(engine, toTensor) {
     /** The current value (a new tensor; inside a tl.function, a read node of the graph). */
     read() {
       this.check();
-      return engine.wrap(guard(() => core.variableRead(this.id)));
+      return engine.wrapResults(guard(() => core.variableRead(this.id)))[0];
     }
     /** Replaces the value (same shape and dtype). */
     assign(value) { this.update(value, 'assign'); }
@@ -90,8 +90,16 @@ export function makeAutodiff(engine, toTensor) {
         throw new InvalidArgument(`GradientTape.gradient: the target must be a tensor, got ${got}`);
       }
       target.checkAlive('GradientTape.gradient: the target');
-      const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), unconnectedGradients === 'zero'));
-      const grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
+      const zero = unconnectedGradients === 'zero';
+      let grads;
+      if (list.every((s) => s instanceof Variable) || list.every((s) => s instanceof Tensor && !s.isDisposed)) {
+        // All variables or all live tensors: their handles through the staging area, the gradients in one go.
+        const variables = list.length > 0 && list[0] instanceof Variable;
+        grads = engine.wrapResults(guard(() => core.tapeGradientStaged(this.id, target.id, engine.stage(list), variables, zero)));
+      } else {
+        const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), zero));
+        grads = ids.map((id) => (id === null ? null : engine.wrap(id)));
+      }
       return Array.isArray(sources) ? grads : grads[0];
     }
     /** The variables this tape watched (read while recording), in first-read order. */

@@ -53,7 +53,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       const { training = false } = checkOptions(options, { training: 'boolean' }, { what: `${this.className}.apply` });
       return withTensors((convert) => {
         const input = convert(x, 'float32', `${this.className}.apply`);
-        return engine.wrap(guard(() => core.layerCall(this.id, input.id, training)));
+        return engine.wrapResults(guard(() => core.layerCall(this.id, input.id, training)))[0];
       });
     }
     /** Same as apply (Keras' __call__). */
@@ -62,8 +62,8 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     get name() { return this.info().name; }
     get built() { return this.info().built; }
     /** Weights and state, in creation order (tl.Variable objects). */
-    get variables() { return variablesOf(this.info().variables); }
-    get trainableWeights() { return variablesOf(this.info().trainableVariables); }
+    get variables() { return variablesOf(guard(() => core.layerVariables(this.id, false))); }
+    get trainableWeights() { return variablesOf(guard(() => core.layerVariables(this.id, true))); }
     get weights() { return this.variables; }
     countParams() { return this.info().countParams; }
     /** Keras' summary table (after the first call). */
@@ -98,7 +98,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     return withTensors((convert) => {
       const y = convert(labels, 'float32', `losses.${name}`);
       const p = convert(predictions, 'float32', `losses.${name}`);
-      return engine.wrap(guard(() => core.lossCall(name, y.id, p.id, fromLogits)));
+      return engine.wrapResults(guard(() => core.lossCall(name, y.id, p.id, fromLogits)))[0];
     });
   };
   const losses = {
@@ -124,7 +124,9 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         pair[0]?.checkAlive(`${what}: pairs[${i}][0]`);
       });
       variableList(list.map(([, v]) => v), what, 'the variables');
-      guard(() => core.optimizerApply(this.id, list.map(([g]) => (g === null ? null : g.id)), list.map(([, v]) => v.id)));
+      const handles = list.map(([g]) => g);  // the gradients (null: none), then the variables, staged
+      for (const [, v] of list) handles.push(v);
+      guard(() => core.optimizerApplyStaged(this.id, engine.stage(handles) / 2));
     }
     /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
     minimize(f, returnCost = false, varList) {
@@ -182,7 +184,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         guard(() => core.metricUpdate(this.id, ids));
       });
     }
-    result() { return engine.wrap(guard(() => core.metricResult(this.id))); }
+    result() { return engine.wrapResults(guard(() => core.metricResult(this.id)))[0]; }
     resetState() { guard(() => core.metricReset(this.id)); }
     dispose() { core.metricDispose(this.id); }
   }

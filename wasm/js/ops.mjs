@@ -14,7 +14,10 @@ const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 export function makeOps(engine, makeTensor, isVariable) {
   const core = engine.core;
   // index: the op's place in opNames(), by which opCallStaged names it.
-  const infos = new Map(core.opNames().map((name, index) => [name, { ...core.opInfo(name), index }]));
+  const infos = new Map(core.opNames().map((name, index) => {
+    const info = core.opInfo(name);
+    return [name, { ...info, index, attrIndex: new Map(info.attrs.map((a, k) => [a.name, k])) }];
+  }));
 
   /**
    * A Tensor for any accepted input: a Tensor, a Variable (read now), or a number, boolean, (nested) array or typed
@@ -62,9 +65,13 @@ export function makeOps(engine, makeTensor, isVariable) {
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
     checkAttrs(name, info, attrs);
-    if (allTensors(inputs)) {  // the common call: handles through the staging area, attributes only when given
-      const outputs = engine.wrapResults(guard(() => core.opCallStaged(info.index, engine.stage(inputs),
-                                                                       hasKeys(attrs) ? attrs : undefined)));
+    if (allTensors(inputs)) {
+      // The common call: input handles and attributes (encoded as numbers when they are of their declared types,
+      // else passed as the object for the core to check) through the staging area, one crossing.
+      const words = encodeAttrs(info, attrs, inputs);
+      const outputs = engine.wrapResults(guard(() => (words === null
+        ? core.opCallStaged(info.index, engine.stage(inputs), 0, attrs)
+        : core.opCallStaged(info.index, inputs.length, engine.stage(words) - inputs.length, undefined))));
       return info.outputs === 1 ? outputs[0] : outputs;
     }
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
@@ -81,10 +88,34 @@ export function makeOps(engine, makeTensor, isVariable) {
     return true;
   }
 
-  function hasKeys(attrs) {
-    if (attrs === undefined || attrs === null) return false;
-    for (const key in attrs) if (Object.hasOwn(attrs, key)) return true;
-    return false;
+  const DTYPE_CODE = { float32: 0, int32: 1, bool: 2 };
+
+  /**
+   * The inputs followed by the attributes as numbers, for the staging area (decode_attrs in wasm/tensor_api.cpp):
+   * per attribute its index in info.attrs, then bool 0/1 | int | float | dtype code | ints as a count and the
+   * values. null when an attribute is a string or not of its declared type: the core then checks the object and
+   * names the problem.
+   */
+  function encodeAttrs(info, attrs, inputs) {
+    const words = inputs.slice();
+    if (attrs === undefined || attrs === null) return words;
+    for (const key in attrs) {
+      if (!Object.hasOwn(attrs, key)) continue;
+      const k = info.attrIndex.get(key), value = attrs[key];
+      if (k === undefined) return null;
+      switch (info.attrs[k].type) {
+        case 'bool': if (typeof value !== 'boolean') return null; words.push(k, value ? 1 : 0); break;
+        case 'int': if (!Number.isSafeInteger(value)) return null; words.push(k, value); break;
+        case 'float': if (typeof value !== 'number') return null; words.push(k, value); break;
+        case 'dtype': if (!Object.hasOwn(DTYPE_CODE, value)) return null; words.push(k, DTYPE_CODE[value]); break;
+        case 'ints':
+          if (!Array.isArray(value) || !value.every(Number.isSafeInteger)) return null;
+          words.push(k, value.length, ...value);
+          break;
+        default: return null;
+      }
+    }
+    return words;
   }
 
   /**

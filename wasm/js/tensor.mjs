@@ -25,17 +25,21 @@ export class Engine {
   }
 
   /**
-   * Writes the handles of `tensors` (live Tensors) to the core's staging area, so that the call that follows passes
-   * only their count: one bridge crossing with numbers instead of an array (functionCallStaged, opCallStaged).
+   * Writes the handles of `items` (live Tensors or Variables; null is written as 0, no handle; numbers as they are)
+   * to the core's staging area, so that the call that follows passes only their count: one bridge crossing with numbers instead of an
+   * array (functionCallStaged, opCallStaged, tapeGradientStaged, optimizerApplyStaged).
    */
-  stage(tensors) {
-    const n = tensors.length;
+  stage(items) {
+    const n = items.length;
     if (n > this.stagingSize) {
       this.stagingAddress = guard(() => this.core.stagingAddress(Math.max(n, 16)));
       this.stagingSize = Math.max(n, 16);
     }
     const heap = this.core.HEAPF64, at = this.stagingAddress / 8;
-    for (let i = 0; i < n; ++i) heap[at + i] = tensors[i].id;
+    for (let i = 0; i < n; ++i) {
+      const item = items[i];
+      heap[at + i] = typeof item === 'number' ? item : item === null ? 0 : item.id;
+    }
     return n;
   }
 
@@ -47,6 +51,7 @@ export class Engine {
   /**
    * The tensors of a core call's results, read in one go from the buffer whose address the call returned
    * (results_of in wasm/tensor_api.cpp): count, then per tensor its handle, dtype, symbolic flag, rank and dims.
+   * Handle 0 (no tensor) reads as null.
    */
   wrapResults(address) {
     const heap = this.core.HEAPF64;
@@ -57,7 +62,7 @@ export class Engine {
       const id = heap[at++], dtype = DTYPE_CODES[heap[at++]], symbolic = heap[at++] !== 0, rank = heap[at++];
       const shape = new Array(rank);
       for (let d = 0; d < rank; ++d) shape[d] = heap[at++];
-      tensors[i] = this.adopt(id, { shape, dtype, symbolic });
+      tensors[i] = id === 0 ? null : this.adopt(id, { shape, dtype, symbolic });
     }
     return tensors;
   }
