@@ -142,7 +142,8 @@ void matmul_into(const Tensor& a, const Tensor& b, bool ta, bool tb, const Tenso
 namespace {
 
 /// For c = op(a) op(b) with upstream g (TensorFlow's _MatMulGrad), each product's batch dims summed back
-/// to the input's own batch shape:
+/// to the input's own batch shape (for a batched a against a matrix b, b's gradient as one product of the
+/// flattened operands):
 ///   plain:   da = g b^T,     db = a^T g
 ///   ta:      da = b g^T,     db = a g
 ///   tb:      da = g b,       db = g^T a
@@ -150,6 +151,16 @@ namespace {
 void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
   const Tensor &a = c.input(0), &b = c.input(1), &g = c.grad();
   bool ta = c.attrs.get_or("transpose_a", false), tb = c.attrs.get_or("transpose_b", false);
+  const std::int64_t k = a.shape().dim(-1), n = g.shape().dim(-1);
+  if (!ta && a.rank() > 2 && b.rank() == 2 && k >= 0 && n >= 0) {
+    // A batch of a against one matrix b (a dense layer on a batch of sequences): b's gradient sums the batch's
+    // products. a's rows stacked over the batch are one (rows, k) matrix and g's one (rows, n): one product of
+    // the flattened operands is that sum, without a batch of products and a reduction over it.
+    Tensor a2 = reshape(a, {-1, k}), g2 = reshape(g, {-1, n});
+    d[0] = tb ? matmul(g, b, false, false) : matmul(g, b, false, true);
+    d[1] = tb ? matmul(g2, a2, true, false) : matmul(a2, g2, true, false);
+    return;
+  }
   Tensor da, db;
   if (!ta && !tb) {
     da = matmul(g, b, false, true);

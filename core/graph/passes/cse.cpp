@@ -30,10 +30,14 @@ OpKey op_key(const Node& node, const std::vector<ValueRef>& inputs) {
   return key;
 }
 
-std::vector<std::pair<std::string, AttrValue>> sorted_attrs(const Attrs& attrs) {
-  auto entries = attrs.entries();
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  return entries;
+/// The same attributes, in any order (names are unique within an Attrs); nothing is copied.
+bool same_attrs(const Attrs& a, const Attrs& b) {
+  if (a.entries().size() != b.entries().size()) return false;
+  for (const auto& [name, value] : a.entries()) {
+    auto it = std::find_if(b.entries().begin(), b.entries().end(), [&](const auto& e) { return e.first == name; });
+    if (it == b.entries().end() || !(it->second == value)) return false;
+  }
+  return true;
 }
 
 /// dtype, dims and raw bytes of a constant: equal keys mean bit-identical tensors of one meta.
@@ -77,9 +81,8 @@ Graph eliminate_common_subexpressions(const Graph& g) {
     }
     std::vector<ValueRef> inputs = rw.map(node.inputs);
     auto& candidates = ops[op_key(node, inputs)];
-    const auto attrs = sorted_attrs(node.attrs);
     auto match = std::find_if(candidates.begin(), candidates.end(), [&](std::size_t c) {
-      return sorted_attrs(rw.target().node(c).attrs) == attrs;
+      return same_attrs(rw.target().node(c).attrs, node.attrs);
     });
     if (match != candidates.end()) {
       std::vector<ValueRef> values;

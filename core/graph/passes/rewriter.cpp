@@ -4,12 +4,21 @@
 
 namespace tl::graph::detail {
 
-Rewriter::Rewriter(const Graph& source) : source_(source), map_(source.num_nodes()) {}
+Rewriter::Rewriter(const Graph& source) : source_(source), first_(source.num_nodes(), kUnmapped) {
+  target_.reserve(source.num_nodes());
+  values_.reserve(source.num_nodes() + source.num_nodes() / 2);
+}
 
 ValueRef Rewriter::map(ValueRef old) const {
-  TL_CHECK(old.node < map_.size() && old.output < map_[old.node].size(), InvalidArgument,
-           "graph pass: value ", old.str(), " is used before its node was rewritten");
-  return map_[old.node][old.output];
+  TL_CHECK(old.node < first_.size() && first_[old.node] != kUnmapped &&
+               old.output < source_.node(old.node).outputs.size(),
+           InvalidArgument, "graph pass: value ", old.str(), " is used before its node was rewritten");
+  return values_[first_[old.node] + old.output];
+}
+
+void Rewriter::set(std::size_t index, const std::vector<ValueRef>& values) {
+  first_[index] = values_.size();
+  values_.insert(values_.end(), values.begin(), values.end());
 }
 
 std::vector<ValueRef> Rewriter::map(const std::vector<ValueRef>& old) const {
@@ -41,13 +50,13 @@ void Rewriter::copy(std::size_t index) {
       break;
     }
   }
-  map_[index] = std::move(values);
+  set(index, values);
 }
 
 void Rewriter::alias(std::size_t index, std::vector<ValueRef> values) {
   TL_CHECK(values.size() == source_.node(index).outputs.size(), InvalidArgument, "graph pass: node ", index, " has ",
            source_.node(index).outputs.size(), " output(s), aliased to ", values.size(), " value(s)");
-  map_[index] = std::move(values);
+  set(index, values);
 }
 
 Graph Rewriter::finish() {

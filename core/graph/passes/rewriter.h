@@ -37,9 +37,13 @@ class Rewriter {
   Graph finish();
 
  private:
+  void set(std::size_t index, const std::vector<ValueRef>& values);
+
+  static constexpr std::size_t kUnmapped = static_cast<std::size_t>(-1);
   const Graph& source_;
   Graph target_;
-  std::vector<std::vector<ValueRef>> map_;  // per source node: the new value of each output
+  std::vector<std::size_t> first_;  // per source node: where its outputs' new values start in values_
+  std::vector<ValueRef> values_;    // the new value of each handled source node's outputs, node after node
 };
 
 /// Uses of each value: uses[node][output] = how many node inputs refer to it, plus 1 per graph output slot.

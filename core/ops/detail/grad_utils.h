@@ -1,6 +1,8 @@
 // Helpers for gradient rules (private to core/ops). Gradient rules use public ops only, so these do too.
 #pragma once
 
+#include <algorithm>
+
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/reduce.h"
 
@@ -15,7 +17,11 @@ inline Tensor unbroadcast(const Tensor& grad, const Shape& shape) {
   for (int i = 0; i < grad.rank(); ++i)
     if (i < extra || (shape[static_cast<std::size_t>(i - extra)] == 1 && grad.shape()[static_cast<std::size_t>(i)] != 1))
       axes.push_back(i);
-  Tensor summed = axes.empty() ? grad : reduce_sum(grad, axes, /*keepdims=*/true);
+  // A sum over dims of size 1 adds nothing: when every summed dim is known to be 1, the reshape does it all.
+  const bool only_ones = std::all_of(axes.begin(), axes.end(), [&](std::int64_t a) {
+    return grad.shape()[static_cast<std::size_t>(a)] == 1;
+  });
+  Tensor summed = axes.empty() || only_ones ? grad : reduce_sum(grad, axes, /*keepdims=*/true);
   return reshape(summed, shape.dims());
 }
 

@@ -93,6 +93,8 @@ class Graph {
 
   /// Number of nodes.
   std::size_t num_nodes() const noexcept { return nodes_.size(); }
+  /// Makes room for `count` nodes (a pass rebuilding a graph of that size adds them without reallocating).
+  void reserve(std::size_t count) { nodes_.reserve(count); }
   /// Node `index`; throws InvalidArgument when out of range.
   const Node& node(std::size_t index) const;
   /// Every node, in topological order.
