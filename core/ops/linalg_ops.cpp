@@ -152,10 +152,12 @@ void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
   const Tensor &a = c.input(0), &b = c.input(1), &g = c.grad();
   bool ta = c.attrs.get_or("transpose_a", false), tb = c.attrs.get_or("transpose_b", false);
   const std::int64_t k = a.shape().dim(-1), n = g.shape().dim(-1);
-  if (!ta && a.rank() > 2 && b.rank() == 2 && k >= 0 && n >= 0) {
+  const bool single = std::all_of(a.shape().dims().begin(), a.shape().dims().end() - 2, [](std::int64_t d) { return d == 1; });
+  if (!ta && a.rank() > 2 && b.rank() == 2 && k >= 0 && n >= 0 && !single) {
     // A batch of a against one matrix b (a dense layer on a batch of sequences): b's gradient sums the batch's
     // products. a's rows stacked over the batch are one (rows, k) matrix and g's one (rows, n): one product of
-    // the flattened operands is that sum, without a batch of products and a reduction over it.
+    // the flattened operands is that sum, without a batch of products and a reduction over it. (A batch known
+    // to hold one matrix takes the general path: its sum is a reshape.)
     Tensor a2 = reshape(a, {-1, k}), g2 = reshape(g, {-1, n});
     d[0] = tb ? matmul(g, b, false, false) : matmul(g, b, false, true);
     d[1] = tb ? matmul(g2, a2, true, false) : matmul(a2, g2, true, false);
