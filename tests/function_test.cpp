@@ -108,6 +108,13 @@ TEST_CASE("function/reduce_retracing: the first shape traces as is, the second g
   CHECK(step.calls()[1].reason.find("generalized") != std::string::npos);
   step(ragged_input(1), tl::constant({0.5f}));  // the exact first key still has its own function
   CHECK(step.calls().back().concrete_index == 0);
+  step(ragged_input(7), tl::constant({0.5f}));  // served by the generalized one; the record keeps the call's key
+  CHECK_FALSE(step.calls().back().traced);
+  CHECK(step.calls().back().concrete_index == 1);
+  CHECK(step.calls().back().key.find("shape=(1, 7, 20)") != std::string::npos);
+  step(ragged_input(7), tl::constant({0.5f, 0.5f}));  // y of another shape: neither key accepts it
+  CHECK(step.calls().back().traced);
+  CHECK(step.tracing_count() == 3);
 }
 
 TEST_CASE("function/plain values: a C++ number retraces per value, a tensor does not") {

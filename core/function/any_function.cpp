@@ -136,7 +136,13 @@ struct AnyFunction::State {
         if (spec == nullptr || spec->dtype() != tensor->dtype()) return false;
         const Shape& want = spec->shape();
         const Shape& got = tensor->shape();
-        if (exact ? !(want == got) : !want.is_compatible_with(got) || want.rank() != got.rank()) return false;
+        if (exact) {
+          if (!(want == got)) return false;
+        } else {  // accepts(): an unknown dim of the key takes any size, a known one only itself
+          if (want.rank() != got.rank()) return false;
+          for (std::size_t d = 0; d < want.dims().size(); ++d)
+            if (want[d] >= 0 && want[d] != got[d]) return false;
+        }
       } else if (const auto* variable = std::get_if<Variable>(&args[i].value())) {
         const auto* id = std::get_if<VariableKey>(&mine);
         if (id == nullptr || id->id != variable->id()) return false;
