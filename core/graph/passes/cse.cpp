@@ -33,9 +33,9 @@ OpKey op_key(const Node& node, const std::vector<ValueRef>& inputs) {
 /// The same attributes, in any order (names are unique within an Attrs); nothing is copied.
 bool same_attrs(const Attrs& a, const Attrs& b) {
   if (a.entries().size() != b.entries().size()) return false;
-  for (const auto& [name, value] : a.entries()) {
-    auto it = std::find_if(b.entries().begin(), b.entries().end(), [&](const auto& e) { return e.first == name; });
-    if (it == b.entries().end() || !(it->second == value)) return false;
+  for (const auto& entry : a.entries()) {
+    auto it = std::find_if(b.entries().begin(), b.entries().end(), [&](const auto& e) { return e.first == entry.first; });
+    if (it == b.entries().end() || !(it->second == entry.second)) return false;
   }
   return true;
 }
