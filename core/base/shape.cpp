@@ -65,7 +65,7 @@ std::ostream& operator<<(std::ostream& out, const Shape& shape) { return out << 
 
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
   int rank = std::max(a.rank(), b.rank());
-  std::vector<std::int64_t> dims(static_cast<std::size_t>(rank));
+  DimVector dims(static_cast<std::size_t>(rank), 0);
   for (int i = 0; i < rank; ++i) {
     int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
     std::int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tracelab/base/dim_vector.h"
+
 namespace tl {
 
 /// A tensor's dimensions, outermost first. A dim of -1 is unknown (partially known shapes while tracing).
@@ -18,7 +20,9 @@ class Shape {
  public:
   Shape() = default;
   Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) {}
-  explicit Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {}
+  explicit Shape(const std::vector<std::int64_t>& dims) : dims_(dims) {}
+  explicit Shape(DimVector dims) : dims_(std::move(dims)) {}
+  Shape(const std::int64_t* first, const std::int64_t* last) : dims_(first, last) {}
 
   /// Number of dimensions (0 for a scalar).
   int rank() const noexcept { return static_cast<int>(dims_.size()); }
@@ -29,8 +33,8 @@ class Shape {
     out_of_range(i);
   }
   std::int64_t operator[](std::size_t i) const noexcept { return dims_[i]; }
-  const std::vector<std::int64_t>& dims() const noexcept { return dims_; }
-  std::vector<std::int64_t>& dims() noexcept { return dims_; }
+  const DimVector& dims() const noexcept { return dims_; }
+  DimVector& dims() noexcept { return dims_; }
 
   /// True when every dim is known (>= 0).
   bool is_fully_defined() const noexcept;
@@ -62,7 +66,7 @@ class Shape {
  private:
   [[noreturn]] void out_of_range(int i) const;
   std::int64_t checked_num_elements() const;
-  std::vector<std::int64_t> dims_;
+  DimVector dims_;
 };
 
 std::ostream& operator<<(std::ostream& out, const Shape& shape);
