@@ -53,6 +53,43 @@ TEST_CASE("tensor/shape: num_elements, rank, dim, strides") {
   }
 }
 
+TEST_CASE("tensor/shape: DimVector inline and on the heap") {
+  using V = std::vector<std::int64_t>;
+  tl::DimVector d{2, 3};
+  CHECK(d.size() == 2);
+  CHECK(d.capacity() == tl::DimVector::kInline);
+  for (std::int64_t i = 0; i < 8; ++i) d.push_back(10 + i);  // grows past the inline dims onto the heap
+  CHECK(d.size() == 10);
+  CHECK(d.vec() == V{2, 3, 10, 11, 12, 13, 14, 15, 16, 17});
+  tl::DimVector copy = d;  // heap copy is independent
+  copy[0] = 99;
+  CHECK(d[0] == 2);
+  tl::DimVector moved = std::move(copy);
+  CHECK(moved[0] == 99);
+  CHECK(copy.empty());  // NOLINT(bugprone-use-after-move): a moved-from DimVector is empty and usable
+  copy.push_back(1);
+  CHECK(copy.vec() == V{1});
+
+  tl::DimVector e{1, 2, 3};
+  e.insert(e.begin() + 1, 7);
+  CHECK(e.vec() == V{1, 7, 2, 3});
+  e.insert(e.end(), e.begin(), e.end());  // a range from the vector itself
+  CHECK(e.vec() == V{1, 7, 2, 3, 1, 7, 2, 3});
+  e.erase(e.begin(), e.begin() + 5);
+  CHECK(e.vec() == V{7, 2, 3});
+  e.erase(e.begin() + 1);
+  CHECK(e.vec() == V{7, 3});
+  e.assign(e.begin() + 1, e.end());  // assign from itself
+  CHECK(e.vec() == V{3});
+  e.resize(3, 5);
+  CHECK(e.vec() == V{3, 5, 5});
+  CHECK(e == V{3, 5, 5});
+  CHECK(tl::Shape(e) == tl::Shape{3, 5, 5});
+  tl::Shape big(V{1, 2, 3, 4, 5, 6, 7, 8});  // rank above the inline dims
+  CHECK(big.num_elements() == 40320);
+  CHECK(big.str() == "(1, 2, 3, 4, 5, 6, 7, 8)");
+}
+
 TEST_CASE("tensor/shape: str like TensorFlow") {
   CHECK(tl::Shape{2, 3}.str() == "(2, 3)");
   CHECK(tl::Shape{}.str() == "()");
