@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <new>
+#include <utility>
 #include <vector>
 #include <ostream>
 
@@ -75,6 +77,76 @@ class BlockPool {
   std::vector<void*> free_[kMaxBytes / kAlignment + 1];
 };
 
+/// A per-thread free list of same-size blocks for the two small heap blocks every tensor has: its TensorImpl and
+/// its Buffer (each with the shared_ptr count, through std::allocate_shared). An eager step makes and drops dozens
+/// of tensors, and malloc's own per-thread cache holds too few blocks of a size for that burst. No lock: a block
+/// freed on another thread joins that thread's list. The list is plain data, never destroyed; `Drain` empties it
+/// when its thread ends and marks it closed, after which blocks go back to the heap.
+template <std::size_t Size>
+struct ThreadBlocks {
+  static constexpr std::size_t kMaxBlocks = 512;
+  static constexpr std::size_t kClosed = ~std::size_t{0};
+  struct Node {
+    Node* next;
+  };
+  struct List {
+    Node* head;
+    std::size_t count;
+  };
+  struct Drain {
+    ~Drain() {
+      List& l = list();
+      while (l.head) ::operator delete(std::exchange(l.head, l.head->next));
+      l.count = kClosed;
+    }
+  };
+  static List& list() noexcept {
+    thread_local List blocks{nullptr, 0};
+    return blocks;
+  }
+  static void* take() {
+    List& l = list();
+    if (kPoolBlocks && l.head) {
+      --l.count;
+      return std::exchange(l.head, l.head->next);
+    }
+    if (kPoolBlocks && l.count == 0) {
+      thread_local Drain drain;  // constructed with the first block this thread takes
+      (void)drain;
+    }
+    return ::operator new(Size);
+  }
+  static void give(void* block) noexcept {
+    List& l = list();
+    if (kPoolBlocks && l.count < kMaxBlocks) {
+      l.head = new (block) Node{l.head};
+      ++l.count;
+      return;
+    }
+    ::operator delete(block);
+  }
+};
+
+/// std::allocate_shared's allocator over ThreadBlocks (one block per allocation; arrays go to the heap).
+template <class T>
+struct PooledAllocator {
+  using value_type = T;
+  PooledAllocator() = default;
+  template <class U>
+  PooledAllocator(const PooledAllocator<U>&) noexcept {}  // NOLINT(google-explicit-constructor): rebinding
+  static_assert(alignof(T) <= alignof(std::max_align_t));
+  static constexpr std::size_t kSize = (sizeof(T) + 15) / 16 * 16;
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(n == 1 ? ThreadBlocks<kSize>::take() : ::operator new(n * sizeof(T)));
+  }
+  void deallocate(T* block, std::size_t n) noexcept {
+    if (n == 1) ThreadBlocks<kSize>::give(block);
+    else ::operator delete(block);
+  }
+  friend bool operator==(const PooledAllocator&, const PooledAllocator&) noexcept { return true; }
+  friend bool operator!=(const PooledAllocator&, const PooledAllocator&) noexcept { return false; }
+};
+
 std::size_t rounded_size(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
 }  // namespace
@@ -91,7 +163,7 @@ std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
            " bytes");
   if (data) std::memset(data, 0, rounded);
   try {
-    return std::make_shared<Buffer>(Key{}, data, bytes);
+    return std::allocate_shared<Buffer>(PooledAllocator<Buffer>{}, Key{}, data, bytes);
   } catch (...) {
     if (data) BlockPool::get().give(data, rounded);
     throw;
@@ -133,7 +205,7 @@ Tensor Tensor::empty(DType dtype, const Shape& shape) {
   std::uint64_t limit = std::numeric_limits<std::size_t>::max() / dtype_size(dtype);
   TL_CHECK(size <= limit, OutOfMemory, "out of memory: a ", dtype_name(dtype), " tensor of shape ", shape.str(),
            " needs ", count, " elements, more than this platform can address");
-  auto impl = std::make_shared<detail::TensorImpl>();
+  auto impl = std::allocate_shared<detail::TensorImpl>(detail::PooledAllocator<detail::TensorImpl>{});
   impl->meta = TensorMeta{dtype, shape};
   try {
     impl->buffer = detail::Buffer::allocate(static_cast<std::size_t>(size) * dtype_size(dtype));
