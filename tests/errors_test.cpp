@@ -113,6 +113,25 @@ TEST_CASE("errors: attributes are checked by the funnel") {
                          Contains("attr_test: missing required attribute 'axis'"), tl::InvalidArgument);
     CHECK_THROWS_WITH_AS(tl::execute(op, {x}, {{"axis", 1}, {"axes", 1}}),
                          Contains("attr_test: unknown attribute 'axes'"), tl::InvalidArgument);
+    const std::string long_name(40, 'k');  // longer than AttrName keeps inline
+    CHECK_THROWS_WITH_AS(tl::execute(op, {x}, {{"axis", 1}, {long_name, 1}}),
+                         Contains(("attr_test: unknown attribute '" + long_name + "'").c_str()), tl::InvalidArgument);
+  }
+  SUBCASE("attribute names inline and on the heap, copied and moved") {
+    const std::string long_name = "a_name_longer_than_twenty_two_characters";
+    tl::Attrs attrs{{"short", 1}, {long_name, 2}};
+    attrs.set("another_long_attribute_name_here", 3).set(long_name, 4);
+    tl::Attrs copy = attrs;
+    tl::Attrs moved = std::move(copy);
+    CHECK(moved.get<std::int64_t>(long_name) == 4);
+    CHECK(moved.get<std::int64_t>("another_long_attribute_name_here") == 3);
+    CHECK(moved.str() == "short=1, " + long_name + "=4, another_long_attribute_name_here=3");
+    CHECK(moved == attrs);
+    tl::AttrName name = long_name;
+    name = tl::AttrName("x");
+    CHECK(name == "x");
+    name = tl::AttrName(long_name);
+    CHECK(name.view() == long_name);
   }
   SUBCASE("Attrs itself") {
     tl::Attrs attrs{{"axes", tl::Ints{1, 2}}, {"keepdims", true}, {"n", 3}, {"dtype", tl::int32}};

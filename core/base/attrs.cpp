@@ -1,5 +1,7 @@
 #include "tracelab/base/attrs.h"
 
+#include <cstring>
+#include <ostream>
 #include <sstream>
 
 namespace tl {
@@ -10,7 +12,22 @@ std::string ints_str(const Ints& values) {
   return out + "]";
 }
 
-Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries) {
+void AttrName::assign(std::string_view name) {
+  release();
+  char* out = inline_;
+  if (name.size() > kInline) {
+    heap_ = new char[name.size() + 1];
+    out = heap_;
+  }
+  std::memcpy(out, name.data(), name.size());
+  out[name.size()] = '\0';
+  size_ = name.size();
+}
+
+std::ostream& operator<<(std::ostream& out, const AttrName& name) { return out << name.view(); }
+
+Attrs::Attrs(std::initializer_list<std::pair<AttrName, AttrValue>> entries) {
+  entries_.reserve(entries.size());
   for (const auto& [name, value] : entries) set(name, value);
 }
 
@@ -21,7 +38,7 @@ Attrs& Attrs::set(std::string_view name, AttrValue value) {
       return *this;
     }
   }
-  entries_.emplace_back(std::string(name), std::move(value));
+  entries_.emplace_back(AttrName(name), std::move(value));
   return *this;
 }
 

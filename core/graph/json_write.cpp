@@ -87,7 +87,7 @@ Json node_json(const Node& node) {
     out["inputs"] = Json::array();
     for (const auto& ref : node.inputs) out["inputs"].push_back(ref_json(ref));
     out["attrs"] = Json::object();
-    for (const auto& [name, value] : node.attrs.entries()) out["attrs"][name] = std::visit(AttrJson{}, value);
+    for (const auto& [name, value] : node.attrs.entries()) out["attrs"][name.str()] = std::visit(AttrJson{}, value);
     out["outputs"] = Json::array();
     for (const auto& meta : node.outputs) out["outputs"].push_back(meta_json(meta));
     if (!node.variables.empty()) {

@@ -118,7 +118,7 @@ class GraphDefBuilder {
       def.string(3, input);
     }
     std::map<std::string, ProtoWriter> attrs;  // a map field: entries sorted by key, as TensorFlow writes them
-    for (const auto& [name, value] : node.attrs.entries()) attrs[name] = std::visit(AttrProto{}, value);
+    for (const auto& [name, value] : node.attrs.entries()) attrs[name.str()] = std::visit(AttrProto{}, value);
     if (node.kind == NodeKind::input) {
       attrs["dtype"] = AttrProto{}(node.outputs.at(0).dtype);
       attrs["shape"] = AttrProto::one([&](ProtoWriter& p) { p.message(7, shape_proto(node.outputs.at(0).shape)); });

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <initializer_list>
+#include <iosfwd>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,11 +28,71 @@ std::string ints_str(const Ints& values);
 /// One attribute value. Integers are int64, reals double; a list of ints covers axes, shapes and paddings.
 using AttrValue = std::variant<bool, std::int64_t, double, std::string, Ints, DType>;
 
+/// An attribute's name, held inline up to kInline characters (every op's attribute names fit), on the heap beyond.
+/// Making and copying an Attrs then allocates nothing for its names, natively and in WebAssembly (whose
+/// std::string keeps only 10 characters inline).
+class AttrName {
+ public:
+  static constexpr std::size_t kInline = 22;
+  AttrName(std::string_view name) { assign(name); }  // NOLINT(google-explicit-constructor): names are written as text
+  AttrName(const char* name) : AttrName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  AttrName(const std::string& name) : AttrName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  AttrName(const AttrName& other) { assign(other.view()); }
+  AttrName& operator=(const AttrName& other) {
+    if (this != &other) assign(other.view());
+    return *this;
+  }
+  AttrName(AttrName&& other) noexcept : size_(other.size_) {
+    if (size_ > kInline) heap_ = other.heap_;
+    else std::copy(other.inline_, other.inline_ + kInline + 1, inline_);
+    other.size_ = 0;
+    other.inline_[0] = '\0';
+  }
+  AttrName& operator=(AttrName&& other) noexcept {
+    if (this != &other) {
+      release();
+      new (this) AttrName(std::move(other));
+    }
+    return *this;
+  }
+  ~AttrName() { release(); }
+
+  std::string_view view() const noexcept { return {data(), size_}; }
+  operator std::string_view() const noexcept { return view(); }  // NOLINT(google-explicit-constructor)
+  std::string str() const { return std::string(view()); }
+  const char* data() const noexcept { return size_ > kInline ? heap_ : inline_; }
+  std::size_t size() const noexcept { return size_; }
+
+  friend bool operator==(const AttrName& a, std::string_view b) noexcept { return a.view() == b; }
+  friend bool operator==(std::string_view a, const AttrName& b) noexcept { return a == b.view(); }
+  friend bool operator==(const AttrName& a, const AttrName& b) noexcept { return a.view() == b.view(); }
+  friend bool operator==(const AttrName& a, const std::string& b) noexcept { return a.view() == b; }
+  friend bool operator==(const std::string& a, const AttrName& b) noexcept { return a == b.view(); }
+  friend bool operator==(const AttrName& a, const char* b) noexcept { return a.view() == b; }
+  friend bool operator!=(const AttrName& a, std::string_view b) noexcept { return a.view() != b; }
+  friend bool operator!=(const AttrName& a, const std::string& b) noexcept { return a.view() != b; }
+  friend bool operator!=(const AttrName& a, const char* b) noexcept { return a.view() != b; }
+  friend bool operator!=(const AttrName& a, const AttrName& b) noexcept { return a.view() != b.view(); }
+  friend std::ostream& operator<<(std::ostream& out, const AttrName& name);
+
+ private:
+  void assign(std::string_view name);
+  void release() noexcept {
+    if (size_ > kInline) delete[] heap_;
+    size_ = 0;
+  }
+  union {
+    char inline_[kInline + 1];
+    char* heap_;
+  };
+  std::size_t size_ = 0;
+};
+
 /// A small ordered map from attribute name to value (ops have a handful, so a flat list beats a hash map).
 class Attrs {
  public:
   Attrs() = default;
-  Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries);
+  Attrs(std::initializer_list<std::pair<AttrName, AttrValue>> entries);
 
   /// Sets (or replaces) an attribute. Plain `int` values are stored as int64.
   Attrs& set(std::string_view name, AttrValue value);
@@ -40,7 +103,7 @@ class Attrs {
   /// The attribute as T, or `fallback` when missing; throws InvalidArgument when of another type.
   template <class T> T get_or(std::string_view name, T fallback) const;
 
-  const std::vector<std::pair<std::string, AttrValue>>& entries() const noexcept { return entries_; }
+  const std::vector<std::pair<AttrName, AttrValue>>& entries() const noexcept { return entries_; }
   bool empty() const noexcept { return entries_.empty(); }
   friend bool operator==(const Attrs& a, const Attrs& b) { return a.entries_ == b.entries_; }
 
@@ -49,7 +112,7 @@ class Attrs {
 
  private:
   const AttrValue* find(std::string_view name) const noexcept;
-  std::vector<std::pair<std::string, AttrValue>> entries_;
+  std::vector<std::pair<AttrName, AttrValue>> entries_;
 };
 
 /// Name of the type an attribute value holds ("bool", "int", "float", "string", "ints", "dtype").
