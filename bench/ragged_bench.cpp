@@ -79,22 +79,34 @@ int main(int argc, char** argv) {
   config.steps = 20000;
   config.examples = 1000;
   std::string json_path;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--steps") config.steps = std::stoll(value);
-    else if (flag == "--examples") config.examples = std::stoll(value);
-    else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
-    else if (flag == "--json") json_path = value;
-    else if (flag == "--modes") config.modes = parse_modes(value);
-    else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
-    else {
-      std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
-                           "[--modes eager,function,...] [--json FILE]\n");
-      return 2;
+  auto usage = [] {
+    std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
+                         "[--modes eager,function,...] [--json FILE]\n");
+    return 2;
+  };
+  try {
+    for (int i = 1; i < argc; i += 2) {
+      if (i + 1 >= argc) return usage();
+      std::string flag = argv[i], value = argv[i + 1];
+      if (flag == "--steps") config.steps = std::stoll(value);
+      else if (flag == "--examples") config.examples = std::stoll(value);
+      else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
+      else if (flag == "--json") json_path = value;
+      else if (flag == "--modes") config.modes = parse_modes(value);
+      else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
+      else return usage();
     }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ragged_bench: %s\n", e.what());
+    return usage();
   }
   config.examples = std::min(config.examples, config.steps);
-  config.validate();
+  try {
+    config.validate();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ragged_bench: %s\n", e.what());
+    return 2;
+  }
 #if defined(__EMSCRIPTEN__)
   const char* build = "wasm";
 #else

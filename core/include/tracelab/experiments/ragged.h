@@ -66,9 +66,11 @@ struct RaggedConfig {
   /// every shape rule on every step, fresh buffers — the source article's slower long run.
   bool specialize_plans = true;
   /// Steps of warm-up (0 .. 100,000; 0: none): before the measured modes, every selected mode runs this many
-  /// steps on a throwaway model with its own tl::functions, on the same data. In WASM this lets V8 move the hot
-  /// code from its baseline compiler to its optimizing one (background compile jobs that otherwise compete with
-  /// the timed steps, docs/performance.md) before anything is timed. Only its wall time is kept
+  /// steps on throwaway models with their own tl::functions, on the same data, in rounds of 100 steps that each
+  /// start from a fresh model and function (so the warm-up traces too: ten traces a round for `function`). In
+  /// WASM this lets V8 move the hot code, the tracing code included, from its baseline compiler to its optimizing
+  /// one (background compile jobs that otherwise compete with the timed steps and traces, docs/performance.md)
+  /// before anything is timed. Only its wall time is kept
   /// (RaggedResult::warmup_ms); the measured modes start from fresh models and functions, so each of their traces
   /// still happens and is timed.
   std::int64_t warmup_steps = 0;
