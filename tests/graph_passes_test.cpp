@@ -327,6 +327,32 @@ TEST_CASE("graph/passes/simplify: reductions over size-1 axes and reshape chains
   for (std::size_t i = 0; i < before.size(); ++i) CHECK(after[i].to_vector<float>() == before[i].to_vector<float>());
 }
 
+TEST_CASE("graph/passes/simplify: a keepdims reduction whose only user drops the kept dims reduces without them") {
+  Graph g;
+  auto x = g.add_input(f32({-1, -1, 10}), "x");
+  auto bias_grad = g.add_op("reduce_sum", {x}, {{"axes", Ints{0, 1}}, {"keepdims", true}})[0];  // f32[1,1,10]
+  auto flat = g.add_op("reshape", {bias_grad}, {{"shape", Ints{10}}})[0];                        // -> reduce_sum, no keepdims
+  auto shared = g.add_op("reduce_max", {x}, {{"axes", Ints{1}}, {"keepdims", true}})[0];         // two users: stays
+  auto shared_flat = g.add_op("reshape", {shared}, {{"shape", Ints{-1, 10}}})[0];
+  auto other = g.add_op("reduce_sum", {x}, {{"axes", Ints{0}}, {"keepdims", true}})[0];          // reshaped elsewhere: stays
+  auto other_flat = g.add_op("reshape", {other}, {{"shape", Ints{-1, 1, 10}}})[0];
+  g.set_outputs({flat, shared, shared_flat, other_flat});
+  Graph s = graph::prune(graph::simplify(g));
+  s.verify();
+  CHECK(s.str() ==
+        "graph(%0: f32[?,?,10] {name=\"x\"}) {\n"
+        "  %1: f32[10] = reduce_sum %0 {axes=[0, 1], keepdims=false}\n"
+        "  %2: f32[?,1,10] = reduce_max %0 {axes=[1], keepdims=true}\n"
+        "  %3: f32[?,10] = reshape %2 {shape=[-1, 10]}\n"
+        "  %4: f32[1,?,10] = reduce_sum %0 {axes=[0], keepdims=true}\n"
+        "  %5: f32[?,1,10] = reshape %4 {shape=[-1, 1, 10]}\n"
+        "  return %1, %2, %3, %5\n"
+        "}\n");
+  Tensor in = Generator(4).uniform({3, 1, 10});
+  auto before = run_graph(g, {in}), after = run_graph(s, {in});
+  for (std::size_t i = 0; i < before.size(); ++i) CHECK(after[i].to_vector<float>() == before[i].to_vector<float>());
+}
+
 TEST_CASE("graph/passes/fuse_matmul: matmul + bias + activation chains become fused_matmul") {
   Graph g;
   auto x = g.add_input(f32({-1, 4}), "x");

@@ -11,6 +11,8 @@
 // What the backward pass leaves behind is rewritten too (each becomes a cheaper node or disappears):
 //   reduce_{sum,mean,max,min}(x) over axes of known size 1  ->  x (keepdims), else reshape(x) to the result
 //   reshape(reshape(x))                                      ->  reshape(x) to the outer shape
+//   reshape(reduce_*(x, keepdims=true)) to the shape without the kept dims  ->  reduce_*(x, keepdims=false)
+//     (when the reshape is the reduction's only user; the reshape then has its input's shape and goes)
 // A reshape made this way needs a target with at most one unknown dim (written -1); otherwise the node stays.
 // Reducing a size-1 axis changes no value (a sum or max of one element is that element; a mean divides by 1).
 #include <algorithm>
@@ -150,10 +152,50 @@ std::optional<ValueRef> reshaped(const Node& node, Graph& target, const std::vec
   return out[0];
 }
 
+bool is_reduction(const OpDef* op) {
+  const KnownOps& k = known_ops();
+  return op == k.reduce_sum || op == k.reduce_mean || op == k.reduce_max || op == k.reduce_min;
+}
+
+/// For each node, its only user when it has exactly one (a node input or a graph output counts), else npos.
+std::vector<std::size_t> sole_users(const Graph& g) {
+  constexpr std::size_t npos = static_cast<std::size_t>(-1), many = npos - 1;
+  std::vector<std::size_t> user(g.num_nodes(), npos);
+  auto use = [&](std::size_t node, std::size_t by) { user[node] = user[node] == npos ? by : many; };
+  for (std::size_t i = 0; i < g.num_nodes(); ++i)
+    for (const ValueRef& ref : g.node(i).inputs) use(ref.node, i);
+  for (const ValueRef& ref : g.outputs()) use(ref.node, many);
+  for (std::size_t& u : user)
+    if (u == many) u = npos;
+  return user;
+}
+
+/// The reduction without keepdims, when `node` reduces with keepdims=true and its only user is a reshape to
+/// exactly that result's meta; adds it to `target`. Nothing otherwise.
+std::optional<ValueRef> without_kept_dims(const Graph& g, const Node& node, std::size_t sole_user, Graph& target,
+                                          const std::vector<ValueRef>& in) {
+  if (!detail::is_registry_op(node) || !is_reduction(node.op) || node.outputs.size() != 1 ||
+      !node.attrs.get_or("keepdims", false) || sole_user >= g.num_nodes())
+    return std::nullopt;
+  const Node& user = g.node(sole_user);
+  if (!detail::is_registry_op(user) || user.op != known_ops().reshape) return std::nullopt;
+  Attrs attrs = node.attrs;
+  attrs.set("keepdims", false);
+  std::vector<ValueRef> out;
+  try {
+    out = target.add_op(*node.op, in, attrs);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!(target.meta(out[0]) == user.outputs[0])) return std::nullopt;  // prune drops the unused node
+  return out[0];
+}
+
 }  // namespace
 
 Graph simplify(const Graph& g) {
   detail::Rewriter rw(g);
+  const std::vector<std::size_t> sole_user = sole_users(g);
   for (std::size_t i = 0; i < g.num_nodes(); ++i) {
     const Node& node = g.node(i);
     std::optional<ValueRef> x;
@@ -161,6 +203,7 @@ Graph simplify(const Graph& g) {
       std::vector<ValueRef> in = rw.map(node.inputs);
       x = simplified(node, rw.target(), in);
       if (!x) x = reshaped(node, rw.target(), in);
+      if (!x) x = without_kept_dims(g, node, sole_user[i], rw.target(), in);
     }
     if (x) rw.alias(i, {*x});
     else rw.copy(i);
