@@ -206,7 +206,8 @@ Tensor Tensor::empty(DType dtype, const Shape& shape) {
   TL_CHECK(size <= limit, OutOfMemory, "out of memory: a ", dtype_name(dtype), " tensor of shape ", shape.str(),
            " needs ", count, " elements, more than this platform can address");
   auto impl = std::allocate_shared<detail::TensorImpl>(detail::PooledAllocator<detail::TensorImpl>{});
-  impl->meta = TensorMeta{dtype, shape};
+  impl->meta.dtype = dtype;
+  impl->meta.shape = shape;
   try {
     impl->buffer = detail::Buffer::allocate(static_cast<std::size_t>(size) * dtype_size(dtype));
   } catch (const OutOfMemory&) {

@@ -41,10 +41,10 @@ class DimVector {
   DimVector(const std::vector<std::int64_t>& values) { assign(values.data(), values.data() + values.size()); }  // NOLINT
   template <class It, class = typename std::iterator_traits<It>::iterator_category>
   DimVector(It first, It last) { assign(first, last); }
-  DimVector(const DimVector& other) { assign(other.begin(), other.end()); }
+  DimVector(const DimVector& other) { copy_from(other); }
   DimVector(DimVector&& other) noexcept { steal(other); }
   DimVector& operator=(const DimVector& other) {
-    if (this != &other) assign(other.begin(), other.end());
+    if (this != &other) copy_from(other);
     return *this;
   }
   DimVector& operator=(DimVector&& other) noexcept {
@@ -170,6 +170,16 @@ class DimVector {
 
  private:
   bool on_heap() const noexcept { return data_ != inline_; }
+  /// The common case without a loop or a library call: dims that fit inline are copied as one fixed-size block
+  /// (an inline source has kInline slots; a heap one has more).
+  void copy_from(const DimVector& other) {
+    if (other.size_ <= kInline && !on_heap()) {
+      std::memcpy(inline_, other.data_, sizeof(inline_));
+      size_ = other.size_;
+      return;
+    }
+    assign(other.begin(), other.end());
+  }
   void release() noexcept {
     if (on_heap()) delete[] data_;
     data_ = inline_;
