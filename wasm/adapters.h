@@ -39,6 +39,9 @@ val tensor_values(double id);
 double tensor_data(double id);
 val tensor_str(double id);
 bool tensor_dispose(double id);
+/// Releases the `count` handles in the staging area (tidy's end: one crossing for every tensor it disposes);
+/// returns how many were live. Handles already released are skipped, as tensor_dispose does.
+double tensor_dispose_staged(double count);
 /// A second handle to the same tensor (no copy).
 val tensor_retain(double id);
 val memory();
@@ -97,6 +100,9 @@ val layer_new(const val& config);
 double layer_call(double id, double x, bool training);
 /// The layer's variables (all, or the trainable ones) as variable handles.
 val layer_variables(double id, bool trainable_only);
+/// The layer's variable handles written to a buffer of numbers: its address; there, the count and the handles
+/// (one crossing and no JS array built from C++: a training step reads trainableWeights every time).
+double layer_variables_staged(double id, bool trainable_only);
 val layer_info(double id);
 bool layer_dispose(double id);
 double loss_call(const std::string& name, double y_true, double y_pred, bool from_logits);

@@ -20,6 +20,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("tensorData", &tensor_data);
   emscripten::function("tensorStr", &tensor_str);
   emscripten::function("tensorDispose", &tensor_dispose);
+  emscripten::function("tensorDisposeStaged", &tensor_dispose_staged);
   emscripten::function("tensorRetain", &tensor_retain);
   emscripten::function("memory", &memory);
   emscripten::function("variableNew", &variable_new);
@@ -56,6 +57,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("layerNew", &layer_new);
   emscripten::function("layerCall", &layer_call);
   emscripten::function("layerVariables", &layer_variables);
+  emscripten::function("layerVariablesStaged", &layer_variables_staged);
   emscripten::function("layerInfo", &layer_info);
   emscripten::function("layerDispose", &layer_dispose);
   emscripten::function("lossCall", &loss_call);

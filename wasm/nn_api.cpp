@@ -139,6 +139,18 @@ val layer_variables(double id, bool trainable_only) {
   });
 }
 
+double layer_variables_staged(double id, bool trainable_only) {
+  return guarded([&] {
+    const layers::Layer& l = *layer_table().get(id);
+    static std::vector<double> buffer;
+    buffer.clear();
+    std::vector<Variable> vars = trainable_only ? l.trainable_variables() : l.variables();
+    buffer.push_back(static_cast<double>(vars.size()));
+    for (const Variable& v : vars) buffer.push_back(variable_handle(v));
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
+  });
+}
+
 val layer_info(double id) {
   return guarded([&] {
     const layers::Layer& l = *layer_table().get(id);

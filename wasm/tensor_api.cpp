@@ -360,6 +360,14 @@ val tensor_str(double id) {
 
 bool tensor_dispose(double id) { return tensors().remove(id); }
 
+double tensor_dispose_staged(double count) {
+  return guarded([&] {
+    double removed = 0;
+    for (double id : staged_numbers(count, "dispose")) removed += tensors().remove(id) ? 1 : 0;
+    return removed;
+  });
+}
+
 val tensor_retain(double id) {
   return guarded([&] { return val(tensors().add(tensors().get(id))); });
 }

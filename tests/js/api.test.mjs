@@ -499,6 +499,25 @@ test('bridge: a disposed handle stays dead after its slot holds a new tensor; st
   assert.throws(() => f(fresh, stale), /tensor handle \d+ is not alive/);
   fresh.dispose();
   assert.equal(live(), before);
+  // tidy's end releases its tensors' handles in one staged call: the core's table shrinks by exactly that many,
+  // tensors disposed inside the scope are skipped, and the handles are dead afterwards.
+  const made = [];
+  const coreBefore = tl.memory().numTensors;
+  tl.tidy(() => {
+    for (let i = 0; i < 50; ++i) made.push(tl.scalar(i));
+    made[3].dispose();
+    assert.equal(tl.memory().numTensors, coreBefore + 49);
+  });
+  assert.equal(tl.memory().numTensors, coreBefore);
+  assert.ok(made.every((t) => t.isDisposed));
+  assert.throws(() => made[10].dataSync(), /disposed/);
+  // A layer's variables come back as the same tl.Variable objects on every read.
+  const layer = tl.layers.dense({ units: 2 });
+  tl.tidy(() => layer.apply(tl.ones([1, 3])));
+  const [w1, b1] = layer.trainableWeights, [w2, b2] = layer.trainableWeights;
+  assert.ok(w1 === w2 && b1 === b2 && w1 !== b1);
+  assert.deepEqual(layer.variables.map((v) => v.shape), [[3, 2], [2]]);
+  layer.dispose();
 });
 
 test('bridge: attributes encoded as numbers give what the general path gives; values of another type get its errors', () => {

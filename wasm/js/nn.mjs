@@ -28,6 +28,15 @@ const LAYER_OPTIONS = {
 export function makeNN(engine, withTensors, variableFromHandle, GradientTape, isVariable) {
   const core = engine.core;
   const variablesOf = (ids) => ids.map(variableFromHandle);
+  /** A layer's variables, their handles read from the buffer layerVariablesStaged fills (count, then handles). */
+  const stagedVariables = (id, trainableOnly) => {
+    const at = guard(() => core.layerVariablesStaged(id, trainableOnly)) / 8;
+    const heap = core.HEAPF64;
+    const handles = new Array(heap[at]);
+    for (let i = 0; i < handles.length; ++i) handles[i] = heap[at + 1 + i];  // read before any call can grow memory
+    for (let i = 0; i < handles.length; ++i) handles[i] = variableFromHandle(handles[i]);
+    return handles;
+  };
   /** `list` checked: an array of tl.Variables (checkpoints, optimizers), named as `what`'s `root`. */
   const variableList = (list, what, root = 'variables') => {
     if (!Array.isArray(list)) throw new InvalidArgument(`${what}: ${root} is ${describeValue(list)}; expected an array of tl.Variables`);
@@ -62,8 +71,8 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     get name() { return this.info().name; }
     get built() { return this.info().built; }
     /** Weights and state, in creation order (tl.Variable objects). */
-    get variables() { return variablesOf(guard(() => core.layerVariables(this.id, false))); }
-    get trainableWeights() { return variablesOf(guard(() => core.layerVariables(this.id, true))); }
+    get variables() { return stagedVariables(this.id, false); }
+    get trainableWeights() { return stagedVariables(this.id, true); }
     get weights() { return this.variables; }
     countParams() { return this.info().countParams; }
     /** Keras' summary table (after the first call). */

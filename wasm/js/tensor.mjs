@@ -160,17 +160,29 @@ export class Engine {
       const kept = new Set();
       collectTensors(result, kept);
       const parent = this.scopes[this.scopes.length - 1];
+      const dropped = [];
       for (const tensor of scope) {
         if (tensor.isDisposed) continue;
         if (kept.has(tensor) || tensor.kept) {
           if (parent && !tensor.kept) parent.push(tensor);
           else this.track(tensor);
         } else {
-          tensor.dispose();
+          dropped.push(tensor);
         }
       }
+      this.disposeAll(dropped);
     }
     return result;
+  }
+
+  /** Disposes live tensors in one bridge crossing (their handles staged), or one by one when there are few. */
+  disposeAll(tensors) {
+    if (tensors.length < 2) {
+      for (const tensor of tensors) tensor.dispose();
+      return;
+    }
+    this.core.tensorDisposeStaged(this.stage(tensors));
+    for (const tensor of tensors) this.forget(tensor);
   }
 }
 
