@@ -2,6 +2,7 @@
 #include "tracelab/nn/layer.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -12,12 +13,17 @@ namespace tl::layers {
 namespace {
 
 /// `base` if no layer has taken it yet, else the first free "base_1", "base_2", ... (Keras' naming).
+/// Names are never given back, so every suffix below a base's counter is taken: the search starts there, and
+/// making the n-th layer of a kind costs one look-up instead of n.
 std::string unique_layer_name(std::string_view base) {
   static std::mutex mutex;
   static std::set<std::string, std::less<>> taken;
+  static std::map<std::string, int, std::less<>> next_suffix;  // per base: the first suffix not tried yet
   std::lock_guard<std::mutex> lock(mutex);
   std::string name(base);
-  for (int k = 1; taken.count(name) > 0; ++k) name = std::string(base) + "_" + std::to_string(k);
+  auto counter = next_suffix.find(base);
+  if (counter == next_suffix.end()) counter = next_suffix.emplace(std::string(base), 1).first;
+  while (taken.count(name) > 0) name = std::string(base) + "_" + std::to_string(counter->second++);
   taken.insert(name);
   return name;
 }
