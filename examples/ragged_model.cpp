@@ -30,7 +30,8 @@ constexpr const char* kUsage = R"(usage: ragged_model [options]
   --buckets LIST      bucket sizes for bucketed (default 2,4,8,... then max-length)
   --examples N        distinct examples, cycled (default 0: a fresh one per step)
   --max-warnings N    retracing warnings per function, -1 = no limit as TF 2.1 (default -1)
-  --warmup N          first run every mode N steps on a throwaway model, untimed (default 0; 0..100000)
+  --warmup N          first run every mode N steps on throwaway models (a fresh one every 100 steps, so
+                      tracing warms up too), untimed (default 0; 0..100000)
   --no-optimize       run the traced graphs without the optimization passes
   --no-plan-specialization
                       run generic graphs (signature, relaxed, loop) as TF 2.1 did: every shape rule on every

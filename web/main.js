@@ -56,7 +56,7 @@ runs.on.ready = () => {
   idle(() => loss.reset(config.modes, config.steps));
 };
 
-runs.on.warmup = (steps) => status(`Warming up the engine (${steps} untimed steps per mode on a throwaway model)…`);
+runs.on.warmup = (steps) => status(`Warming up the engine (${steps} untimed steps per mode on throwaway models)…`);
 
 runs.on.steps = (message) => {
   const run = runs.run;

@@ -33,6 +33,7 @@ export function renderTables(root, result) {
   const warmup = root.querySelector('#warmup-note');
   if (warmup) warmup.textContent = result.warmup_ms > 0
     ? `Before recording, the engine ran ${result.config.warmup_steps} untimed steps per mode on a throwaway model ` +
+      '(a fresh model and function every 100 steps, so tracing was warmed up too) ' +
       `(${formatUs(result.warmup_ms * 1000)}): the measured run started with fresh functions, so every trace above happened and was timed.`
     : 'No warm-up: the first steps include the browser compiling the engine\'s hot code (see "Warm up the engine").';
 }
