@@ -105,7 +105,9 @@ val layer_variables(double id, bool trainable_only);
 double layer_variables_staged(double id, bool trainable_only);
 val layer_info(double id);
 bool layer_dispose(double id);
-double loss_call(const std::string& name, double y_true, double y_pred, bool from_logits);
+/// `kind`: 0 meanSquaredError, 1 binaryCrossentropy, 2 categoricalCrossentropy, 3 sparseCategoricalCrossentropy
+/// (a number: no string converted per call).
+double loss_call(double kind, double y_true, double y_pred, bool from_logits);
 val optimizer_new(const val& config);
 val optimizer_apply(double id, const val& grads, const val& vars);
 /// The same with 2 × count handles in the staging area: the gradients (0: none), then the variables.

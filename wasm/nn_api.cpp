@@ -168,19 +168,21 @@ val layer_info(double id) {
 
 bool layer_dispose(double id) { return layer_table().remove(id); }
 
-double loss_call(const std::string& name, double y_true, double y_pred, bool from_logits) {
+double loss_call(double kind, double y_true, double y_pred, bool from_logits) {
   return guarded([&] {
     const Tensor& y = tensors().get(y_true);
     const Tensor& p = tensors().get(y_pred);
     Tensor loss;
-    if (name == "meanSquaredError") loss = losses::MeanSquaredError()(y, p);
-    else if (name == "binaryCrossentropy") loss = losses::BinaryCrossentropy(from_logits)(y, p);
-    else if (name == "categoricalCrossentropy") loss = losses::CategoricalCrossentropy(from_logits)(y, p);
-    else if (name == "sparseCategoricalCrossentropy") loss = losses::SparseCategoricalCrossentropy(from_logits)(y, p);
-    else
-      throw InvalidArgument("tl.losses: unknown loss '" + name +
-                            "' (meanSquaredError, binaryCrossentropy, categoricalCrossentropy, "
-                            "sparseCategoricalCrossentropy)");
+    switch (static_cast<int>(kind)) {
+      case 0: loss = losses::MeanSquaredError()(y, p); break;
+      case 1: loss = losses::BinaryCrossentropy(from_logits)(y, p); break;
+      case 2: loss = losses::CategoricalCrossentropy(from_logits)(y, p); break;
+      case 3: loss = losses::SparseCategoricalCrossentropy(from_logits)(y, p); break;
+      default:
+        throw InvalidArgument(detail::cat("tl.losses: unknown loss code ", kind,
+                                          " (0 meanSquaredError, 1 binaryCrossentropy, 2 categoricalCrossentropy, "
+                                          "3 sparseCategoricalCrossentropy)"));
+    }
     return results_of({loss});
   });
 }

@@ -102,19 +102,20 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     return new Layer({ className: 'Sequential', layers: list.map((l) => l.id), name });
   };
 
-  const loss = (name) => (labels, predictions, options) => {
+  // kind: the core's loss code (loss_call in wasm/nn_api.cpp).
+  const loss = (name, kind) => (labels, predictions, options) => {
     const { fromLogits = false } = checkOptions(options, { fromLogits: 'boolean' }, { what: `tl.losses.${name}` });
     return withTensors((convert) => {
       const y = convert(labels, 'float32', `losses.${name}`);
       const p = convert(predictions, 'float32', `losses.${name}`);
-      return engine.wrapResults(guard(() => core.lossCall(name, y.id, p.id, fromLogits)))[0];
+      return engine.wrapResults(guard(() => core.lossCall(kind, y.id, p.id, fromLogits)))[0];
     });
   };
   const losses = {
-    meanSquaredError: loss('meanSquaredError'),
-    binaryCrossentropy: loss('binaryCrossentropy'),
-    categoricalCrossentropy: loss('categoricalCrossentropy'),
-    sparseCategoricalCrossentropy: loss('sparseCategoricalCrossentropy'),
+    meanSquaredError: loss('meanSquaredError', 0),
+    binaryCrossentropy: loss('binaryCrossentropy', 1),
+    categoricalCrossentropy: loss('categoricalCrossentropy', 2),
+    sparseCategoricalCrossentropy: loss('sparseCategoricalCrossentropy', 3),
   };
 
   /** An optimizer: applyGradients([[grad, variable], ...]) or minimize(f) as in TF.js. */
@@ -125,16 +126,22 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       if (pairs === null || typeof pairs !== 'object')
         throw new InvalidArgument(`${what}: expected an array of [gradient, variable] pairs, got ${describeValue(pairs)}`);
       const list = Array.isArray(pairs) ? pairs : Object.entries(pairs);
-      list.forEach((pair, i) => {
+      const n = list.length;
+      const handles = new Array(2 * n);  // the gradients (null: none), then the variables, staged
+      for (let i = 0; i < n; ++i) {
+        const pair = list[i];
         if (!Array.isArray(pair) || pair.length !== 2)
           throw new InvalidArgument(`${what}: pairs[${i}] is ${describeValue(pair)}; expected [gradient, variable]`);
-        if (pair[0] !== null && !(pair[0] instanceof Tensor))
-          throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(pair[0])}; expected a tensor or null`);
-        pair[0]?.checkAlive(`${what}: pairs[${i}][0]`);
-      });
-      variableList(list.map(([, v]) => v), what, 'the variables');
-      const handles = list.map(([g]) => g);  // the gradients (null: none), then the variables, staged
-      for (const [, v] of list) handles.push(v);
+        const [g, v] = pair;
+        if (g !== null && !(g instanceof Tensor))
+          throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
+        g?.checkAlive(`${what}: pairs[${i}][0]`);
+        if (!isVariable(v))
+          throw new InvalidArgument(`${what}: the variables[${i}] is ${describeValue(v)}; expected a tl.Variable`);
+        v.check();
+        handles[i] = g;
+        handles[n + i] = v;
+      }
       guard(() => core.optimizerApplyStaged(this.id, engine.stage(handles) / 2));
     }
     /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
