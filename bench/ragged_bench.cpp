@@ -96,16 +96,11 @@ int main(int argc, char** argv) {
       else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
       else return usage();
     }
-  } catch (const std::exception& e) {
+    config.examples = std::min(config.examples, config.steps);
+    config.validate();
+  } catch (const std::exception& e) {  // a number that does not parse, an unknown mode, a value out of range
     std::fprintf(stderr, "ragged_bench: %s\n", e.what());
     return usage();
-  }
-  config.examples = std::min(config.examples, config.steps);
-  try {
-    config.validate();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ragged_bench: %s\n", e.what());
-    return 2;
   }
 #if defined(__EMSCRIPTEN__)
   const char* build = "wasm";

@@ -99,7 +99,6 @@ val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, dou
 val layer_new(const val& config);
 double layer_call(double id, double x, bool training);
 /// The layer's variables (all, or the trainable ones) as variable handles.
-val layer_variables(double id, bool trainable_only);
 /// The layer's variable handles written to a buffer of numbers: its address; there, the count and the handles
 /// (one crossing and no JS array built from C++: a training step reads trainableWeights every time).
 double layer_variables_staged(double id, bool trainable_only);

@@ -56,7 +56,6 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("whileLoop", &while_loop);
   emscripten::function("layerNew", &layer_new);
   emscripten::function("layerCall", &layer_call);
-  emscripten::function("layerVariables", &layer_variables);
   emscripten::function("layerVariablesStaged", &layer_variables_staged);
   emscripten::function("layerInfo", &layer_info);
   emscripten::function("layerDispose", &layer_dispose);

@@ -132,13 +132,6 @@ double layer_call(double id, double x, bool training) {
   return guarded([&] { return results_of({(*layer_table().get(id))(tensors().get(x), training)}); });
 }
 
-val layer_variables(double id, bool trainable_only) {
-  return guarded([&] {
-    const layers::Layer& l = *layer_table().get(id);
-    return variable_list(trainable_only ? l.trainable_variables() : l.variables());
-  });
-}
-
 double layer_variables_staged(double id, bool trainable_only) {
   return guarded([&] {
     const layers::Layer& l = *layer_table().get(id);

@@ -80,8 +80,9 @@ class BlockPool {
 /// A per-thread free list of same-size blocks for the two small heap blocks every tensor has: its TensorImpl and
 /// its Buffer (each with the shared_ptr count, through std::allocate_shared). An eager step makes and drops dozens
 /// of tensors, and malloc's own per-thread cache holds too few blocks of a size for that burst. No lock: a block
-/// freed on another thread joins that thread's list. The list is plain data, never destroyed; `Drain` empties it
-/// when its thread ends and marks it closed, after which blocks go back to the heap.
+/// freed on another thread joins that thread's list. The list is plain data, never destroyed; `Drain`, made when
+/// a thread first keeps a block, empties it when the thread ends and marks it closed, after which blocks go back
+/// to the heap.
 template <std::size_t Size>
 struct ThreadBlocks {
   static constexpr std::size_t kMaxBlocks = 512;
@@ -110,15 +111,15 @@ struct ThreadBlocks {
       --l.count;
       return std::exchange(l.head, l.head->next);
     }
-    if (kPoolBlocks && l.count == 0) {
-      thread_local Drain drain;  // constructed with the first block this thread takes
-      (void)drain;
-    }
     return ::operator new(Size);
   }
   static void give(void* block) noexcept {
     List& l = list();
     if (kPoolBlocks && l.count < kMaxBlocks) {
+      if (l.count == 0) {
+        thread_local Drain drain;  // made with the first block this thread keeps
+        (void)drain;
+      }
       l.head = new (block) Node{l.head};
       ++l.count;
       return;

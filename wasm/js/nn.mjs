@@ -37,13 +37,16 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     for (let i = 0; i < handles.length; ++i) handles[i] = variableFromHandle(handles[i]);
     return handles;
   };
+  /** `v`, checked to be a live tl.Variable; errors name it as item `i` of `what`'s `root`. */
+  const checkVariable = (v, what, root, i) => {
+    if (!isVariable(v)) throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(v)}; expected a tl.Variable`);
+    v.check();
+    return v;
+  };
   /** `list` checked: an array of tl.Variables (checkpoints, optimizers), named as `what`'s `root`. */
   const variableList = (list, what, root = 'variables') => {
     if (!Array.isArray(list)) throw new InvalidArgument(`${what}: ${root} is ${describeValue(list)}; expected an array of tl.Variables`);
-    list.forEach((v, i) => {
-      if (!isVariable(v)) throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(v)}; expected a tl.Variable`);
-      v.check();
-    });
+    list.forEach((v, i) => checkVariable(v, what, root, i));
     return list;
   };
   const number = (what, root, value) => {
@@ -136,11 +139,8 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         if (g !== null && !(g instanceof Tensor))
           throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
         g?.checkAlive(`${what}: pairs[${i}][0]`);
-        if (!isVariable(v))
-          throw new InvalidArgument(`${what}: the variables[${i}] is ${describeValue(v)}; expected a tl.Variable`);
-        v.check();
         handles[i] = g;
-        handles[n + i] = v;
+        handles[n + i] = checkVariable(v, what, 'the variables', i);
       }
       guard(() => core.optimizerApplyStaged(this.id, engine.stage(handles) / 2));
     }

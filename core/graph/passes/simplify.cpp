@@ -108,6 +108,11 @@ std::optional<Ints> reshape_target(const Shape& shape) {
   return dims;
 }
 
+bool is_reduction(const OpDef* op) {
+  const KnownOps& k = known_ops();
+  return op == k.reduce_sum || op == k.reduce_mean || op == k.reduce_max || op == k.reduce_min;
+}
+
 /// True when every axis a reduction node reduces has known size 1 in `x`.
 bool reduces_only_ones(const Node& node, const TensorMeta& x) {
   const int rank = x.shape.rank();
@@ -128,7 +133,7 @@ std::optional<ValueRef> reshaped(const Node& node, Graph& target, const std::vec
   const KnownOps& k = known_ops();
   const OpDef* op = node.op;
   ValueRef source;
-  if (op == k.reduce_sum || op == k.reduce_mean || op == k.reduce_max || op == k.reduce_min) {
+  if (is_reduction(op)) {
     if (!reduces_only_ones(node, target.meta(in[0]))) return std::nullopt;
     source = in[0];
   } else if (op == k.reshape) {
@@ -150,11 +155,6 @@ std::optional<ValueRef> reshaped(const Node& node, Graph& target, const std::vec
   }
   if (!(target.meta(out[0]) == want)) return std::nullopt;  // kept as it is; prune drops the unused reshape
   return out[0];
-}
-
-bool is_reduction(const OpDef* op) {
-  const KnownOps& k = known_ops();
-  return op == k.reduce_sum || op == k.reduce_mean || op == k.reduce_max || op == k.reduce_min;
 }
 
 /// For each node, its only user when it has exactly one (a node input or a graph output counts), else npos.

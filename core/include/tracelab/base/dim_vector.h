@@ -98,8 +98,8 @@ class DimVector {
     if (size_ == capacity_) reserve(size_ + 1);
     data_[size_++] = value;
   }
-  template <class... Args> std::int64_t& emplace_back(Args... args) {
-    push_back(std::int64_t(args...));
+  std::int64_t& emplace_back(std::int64_t value) {
+    push_back(value);
     return back();
   }
   void pop_back() noexcept { --size_; }
