@@ -300,3 +300,32 @@ TEST_CASE("ops/argmax: shape rule with unknown dims") {
   CHECK(infer("argmax", f32({-1})).dtype == tl::int32);
   CHECK_THROWS_AS(infer("argmax", f32({-1, 0}), {{"axis", 1}}), tl::InvalidArgument);
 }
+
+using tl::Tensor;
+
+TEST_CASE("ops/reductions: gradients traced with several unknown dims equal the eager ones") {
+  tl::Generator gen(3);
+  const Tensor x = gen.normal({2, 3, 4});
+
+  for (const char* name : {"reduce_sum", "reduce_mean", "reduce_max"}) {
+    const tl::OpDef& op = tl::OpRegistry::global().get(name);
+    for (const tl::Ints& axes : {tl::Ints{-1}, tl::Ints{1}, tl::Ints{0, 2}, tl::Ints{}}) {
+      for (bool keepdims : {false, true}) {
+        CAPTURE(name);
+        CAPTURE(tl::ints_str(axes));
+        CAPTURE(keepdims);
+        const tl::Attrs attrs{{"axes", axes}, {"keepdims", keepdims}};
+        auto grad = [&](const Tensor& in) {
+          tl::GradientTape tape;
+          tape.watch(in);
+          Tensor y = tl::execute(op, {in}, attrs);
+          return tape.gradient(tl::reduce_sum(tl::square(y)), in);
+        };
+        auto traced = tl::function(grad, {.input_signature = {tl::TensorSpec({-1, -1, -1})}, .name = "grad"});
+        const auto want = grad(x).to_vector<float>(), got = traced(x).to_vector<float>();
+        REQUIRE(got.size() == want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-6));
+      }
+    }
+  }
+}

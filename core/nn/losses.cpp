@@ -50,14 +50,10 @@ Aligned align(const char* who, Tensor y_true, Tensor y_pred) {
   return {y_true, y_pred};
 }
 
-/// Mean over the last axis (a scalar stays as it is). With unknown dims (while tracing) it is written as a sum
-/// times 1 / size, because reduce_mean's gradient needs a fully known input shape.
+/// Mean over the last axis (a scalar stays as it is).
 Tensor mean_last_axis(const Tensor& x) {
   if (x.rank() == 0) return x;
-  if (x.shape().is_fully_defined()) return reduce_mean(x, {-1});
-  const std::int64_t size = x.shape()[static_cast<std::size_t>(x.rank() - 1)];
-  if (size > 0) return reduce_sum(x, {-1}) * (1.f / static_cast<float>(size));
-  return reduce_sum(x, {-1}) / reduce_sum(ones_like(x), {-1});  // size unknown (or 0: nan, as reduce_mean)
+  return reduce_mean(x, {-1});
 }
 
 Tensor mse(const char* who, const Tensor& y_true, const Tensor& y_pred) {

@@ -268,25 +268,38 @@ void reduce_kernel(KernelContext& ctx) {
   }
 }
 
-/// x's shape with the reduced axes set to 1: the shape a reduction's output has with keepdims.
-Ints kept_dims(const Tensor& x, const Attrs& attrs) {
-  Ints dims = x.shape().dims();
+/// The reduced axes of x, normalized and ascending (all axes when `axes` is empty).
+std::vector<std::int64_t> reduced_axes(const Tensor& x, const Attrs& attrs) {
   Ints axes = attrs.get_or("axes", Ints{});
   if (axes.empty())
     for (int i = 0; i < x.rank(); ++i) axes.push_back(i);
-  for (auto axis : axes) dims[static_cast<std::size_t>(normalize_axis("reduce", axis, x.rank()))] = 1;
-  return dims;
+  for (auto& axis : axes) axis = normalize_axis("reduce", axis, x.rank());
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
 }
 
-/// Gradients of the reductions, with g_b = g reshaped to the kept dims and broadcast over x:
+/// A reduction's output t with the reduced axes of x restored as size-1 dims (t as keepdims=true gives it):
+/// one reshape when at most one of the kept dims is unknown, else an expand_dims per reduced axis.
+Tensor with_kept_dims(const Tensor& t, const Tensor& x, const Attrs& attrs) {
+  if (attrs.get_or("keepdims", false)) return t;
+  const std::vector<std::int64_t> axes = reduced_axes(x, attrs);
+  Ints kept = x.shape().dims();
+  for (auto axis : axes) kept[static_cast<std::size_t>(axis)] = 1;
+  if (std::count(kept.begin(), kept.end(), std::int64_t{-1}) <= 1) return reshape(t, kept);
+  Tensor out = t;
+  for (auto axis : axes) out = expand_dims(out, axis);
+  return out;
+}
+
+/// Gradients of the reductions, with g_b = g with the kept dims restored, broadcast over x:
 ///   sum: g_b        mean: g_b / n (n = elements per output)
 ///   max/min: g_b split equally among the elements equal to the result (ties share, as in TensorFlow)
 template <Reduction K>
 void reduction_gradient(const GradContext& c, std::span<Tensor> d) {
   const Tensor& x = c.input(0);
   if (x.dtype() != DType::float32) return;
-  Ints kept = kept_dims(x, c.attrs);
-  Tensor g = add(zeros_like(x), reshape(c.grad(), kept));
+  Tensor g = add(zeros_like(x), with_kept_dims(c.grad(), x, c.attrs));
   if constexpr (K == Reduction::sum) {
     d[0] = g;
   } else if constexpr (K == Reduction::mean) {
@@ -297,7 +310,7 @@ void reduction_gradient(const GradContext& c, std::span<Tensor> d) {
       d[0] = g / reduce_sum(ones_like(x), c.attrs.get_or("axes", Ints{}), /*keepdims=*/true);
     }
   } else {
-    Tensor hit = equal(x, reshape(c.output(), kept));
+    Tensor hit = equal(x, with_kept_dims(c.output(), x, c.attrs));
     Tensor hits = cast(hit, DType::float32);
     Tensor ties = reduce_sum(hits, c.attrs.get_or("axes", Ints{}), /*keepdims=*/true);
     d[0] = where(hit, g / ties, zeros_like(g));
