@@ -29,6 +29,10 @@ double op_call_staged(double index, double count, double words, const val& attrs
 /// The staging area's address, grown to hold `count` handles.
 double staging_address(double count);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);
+/// tensor_new for a small tensor whose dims and values are in the staging area (`rank` dims, then `count` values,
+/// as numbers already checked by JS' toTensorData); dtype_code as results_of writes it. Returns results_of's
+/// buffer: one crossing with numbers, where tensor_new converts JS arrays value by value.
+double tensor_new_staged(double dtype_code, double rank, double count);
 /// tl.zeros / ones / fill: the core allocates (no JS array), so a huge shape is the core's OutOfMemory.
 val tensor_fill(const val& shape, double value, const std::string& dtype);
 /// tl.range: the core's tl::range (same checks as C++: step 0, int32 ranges of non-integers).

@@ -13,6 +13,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("opCallStaged", &op_call_staged);
   emscripten::function("stagingAddress", &staging_address);
   emscripten::function("tensorNew", &tensor_new);
+  emscripten::function("tensorNewStaged", &tensor_new_staged);
   emscripten::function("tensorFill", &tensor_fill);
   emscripten::function("tensorRange", &tensor_range);
   emscripten::function("tensorMeta", &tensor_meta);

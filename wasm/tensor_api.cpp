@@ -317,6 +317,43 @@ val tensor_new(const val& values, const val& shape, const std::string& dtype) {
   return guarded([&] { return val(tensors().add(make_tensor(values, shape, dtype))); });
 }
 
+double tensor_new_staged(double dtype_code, double rank, double count) {
+  return guarded([&] {
+    TL_CHECK(dtype_code == 0 || dtype_code == 1 || dtype_code == 2, InvalidArgument, "tensor: dtype code ", dtype_code,
+             " (expected 0 float32, 1 int32 or 2 bool)");
+    TL_CHECK(rank >= 0 && rank == std::floor(rank) && count >= 0 && count == std::floor(count), InvalidArgument,
+             "tensor: ", rank, " dims and ", count, " values staged");
+    const std::vector<double> words = staged_numbers(rank + count, "tensor");
+    const auto r = static_cast<std::size_t>(rank);
+    Ints dims(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(r));
+    for (std::size_t i = 0; i < r; ++i)
+      TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] <= 2147483647.0, InvalidArgument,
+               "tensor: shape has a bad dim ", words[i]);
+    const DType dtype = dtype_code == 0 ? DType::float32 : dtype_code == 1 ? DType::int32 : DType::bool_;
+    Tensor t = Tensor::empty(dtype, Shape(dims));
+    TL_CHECK(t.num_elements() == static_cast<std::int64_t>(count), ShapeError, "tensor: ", count,
+             " values do not fill shape ", t.shape().str());
+    const double* values = words.data() + r;
+    const auto n = static_cast<std::size_t>(count);
+    switch (dtype) {
+      case DType::float32:
+        for (std::size_t i = 0; i < n; ++i) t.mutable_data<float>()[i] = static_cast<float>(values[i]);
+        break;
+      case DType::int32:
+        for (std::size_t i = 0; i < n; ++i) {
+          TL_CHECK(values[i] == std::floor(values[i]) && values[i] >= INT32_MIN && values[i] <= INT32_MAX,
+                   InvalidArgument, "tensor: value ", i, " (", values[i], ") is not an int32");
+          t.mutable_data<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
+        }
+        break;
+      case DType::bool_:
+        for (std::size_t i = 0; i < n; ++i) t.mutable_data<bool>()[i] = values[i] != 0;
+        break;
+    }
+    return results_of({t});
+  });
+}
+
 val tensor_fill(const val& shape, double value, const std::string& dtype_text) {
   return guarded([&] {
     DType dtype = dtype_from_name(dtype_text);

@@ -130,6 +130,10 @@ export async function loadTracelab(options) {
   return tl;
 }
 
+/** Tensors up to this many dims + values are made through the staging area (one crossing with numbers). */
+const STAGED_TENSOR_LIMIT = 4096;
+const DTYPE_CODE = { float32: 0, int32: 1, bool: 2 };
+
 function makeCreation(engine) {
   const core = engine.core;
   // Every JS value becomes tensor data through toTensorData (wasm/js/values.mjs); `what` and `root` name the
@@ -142,7 +146,16 @@ function makeCreation(engine) {
     if (dims && size !== data.length)
       throw new errors.ShapeError(`${what}: ${data.length} value${data.length === 1 ? ' does' : 's do'} not fill shape [${dims}] ` +
                                   `(${size} element${size === 1 ? '' : 's'})`);
-    return engine.wrap(errors.guardNamed(what, () => core.tensorNew(data, dims ?? nested, made)));
+    return newTensor(data, dims ?? nested, made, what);
+  };
+  /** A tensor of checked data (a typed array) and dims; a small one through the staging area (dims, then values). */
+  const newTensor = (data, dims, dtype, what) => {
+    if (data.length + dims.length > STAGED_TENSOR_LIMIT)
+      return engine.wrap(errors.guardNamed(what, () => core.tensorNew(data, dims, dtype)));
+    const at = engine.reserve(dims.length + data.length), heap = core.HEAPF64;
+    for (let i = 0; i < dims.length; ++i) heap[at + i] = dims[i];
+    heap.set(data, at + dims.length);
+    return engine.wrapResults(errors.guardNamed(what, () => core.tensorNewStaged(DTYPE_CODE[dtype], dims.length, data.length)))[0];
   };
   // Shapes and dtypes are checked here (naming the API and the argument's path) before the core sees them.
   const filled = (what, shape, value, dtype) => {
@@ -185,7 +198,7 @@ function makeCreation(engine) {
     scalar: (value, dtype) => {
       const what = 'tl.scalar';
       const { data, dtype: made } = toScalarData(value, dtype === undefined ? undefined : toDtype(dtype, { what }), { what });
-      return engine.wrap(errors.guard(() => core.tensorNew(data, [], made)));
+      return newTensor(data, [], made, what);
     },
     zeros: (shape, dtype = 'float32') => filled('tl.zeros', shape, 0, dtype),
     ones: (shape, dtype = 'float32') => filled('tl.ones', shape, 1, dtype),

@@ -1,7 +1,9 @@
 // The ragged model's train step driven from JavaScript, against the same step driven from C++ (the runner) and
 // the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
 // same initial weights. Prints median step times and ratios; a benchmark, not a test.
-//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--tfjs-steps 500] [--json out.json]
+//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--warmup 2000] [--tfjs-steps 500] [--json out.json]
+// Both drivers warm up first (--warmup steps per mode, untimed, on throwaway models): V8 runs WebAssembly on
+// baseline code for the first seconds of a process, and without a warm-up whichever mode runs first pays for it.
 // The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -12,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 const steps = Number(args.steps ?? 2000);
+const warmup = Number(args.warmup ?? 2000);
 const tfjsSteps = Number(args['tfjs-steps'] ?? 500);
 const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
@@ -63,12 +66,12 @@ function timeSteps(count, step) {
 
 const results = {};
 // 1. C++-driven (the runner): eager, function, signature.
-const cpp = tl.experiments.runRagged({ ...config, modes: ['eager', 'function', 'signature'] });
+const cpp = tl.experiments.runRagged({ ...config, warmupSteps: warmup, modes: ['eager', 'function', 'signature'] });
 for (const m of cpp.modes) results[`C++ ${m.mode}`] = { us: m.steady_median_us, loss: m.loss };
 
 // 2. JS-driven: eager, tl.function, tl.function with a signature; the signature once more without the call
 //    history a tl.function keeps by default (100 records, for f.calls), as the C++ runner records none.
-for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0']) {
+function runJs(mode, count) {
   const model = tracelabModel();
   const optimizer = tl.train.adam(0.01);
   const body = tracelabStep(model, optimizer);
@@ -76,9 +79,14 @@ for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0'
   const step = mode === 'eager' ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
                           ...(mode.endsWith('callHistory 0') ? { callHistory: 0 } : {}) });
-  const { times, losses } = timeSteps(steps, step);
-  results[`JS ${mode}`] = { us: steady(times, 50), loss: Array.from(losses) };
+  const run = timeSteps(count, step);
   model.dispose();
+  return run;
+}
+for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0']) {
+  for (let done = 0; done < warmup; done += 100) runJs(mode, Math.min(100, warmup - done));  // as the runner warms up
+  const { times, losses } = runJs(mode, steps);
+  results[`JS ${mode}`] = { us: steady(times, 50), loss: Array.from(losses) };
 }
 
 // 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
@@ -140,7 +148,7 @@ if (tf && tfjsSteps > 0) {
 }
 
 const base = results['C++ signature'].us;
-console.log(`ragged train step from JS, Node ${process.versions.node}: ${steps} steps (TF.js ${tfjsSteps}); steady-state medians\n`);
+console.log(`ragged train step from JS, Node ${process.versions.node}: ${steps} steps after ${warmup} warm-up steps per mode (TF.js ${tfjsSteps}); steady-state medians\n`);
 console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(10)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
 const reference = results['C++ eager'].loss[100];
 for (const [name, r] of Object.entries(results))

@@ -485,7 +485,7 @@ test('bridge: a disposed handle stays dead after its slot holds a new tensor; st
   const stale = Object.assign(Object.create(Object.getPrototypeOf(fresh)), fresh, { id: oldId, isDisposed: false });
   assert.throws(() => stale.dataSync(), (e) => e instanceof tl.InvalidArgument && /tensor handle \d+ is not alive/.test(e.message));
   assert.throws(() => tl.add(stale, fresh), /tensor handle \d+ is not alive/);
-  // All-tensor calls go through the staging area, mixed ones through the general path: same results.
+  // Ops take tensors and plain values (converted first, then staged like the rest): same results.
   const f = tl.function((a, b) => tl.mul(a, b), { callHistory: 0 });
   tl.tidy(() => {
     assert.deepEqual(Array.from(f(fresh, fresh).dataSync()), [9, 16]);
@@ -518,6 +518,35 @@ test('bridge: a disposed handle stays dead after its slot holds a new tensor; st
   assert.ok(w1 === w2 && b1 === b2 && w1 !== b1);
   assert.deepEqual(layer.variables.map((v) => v.shape), [[3, 2], [2]]);
   layer.dispose();
+});
+
+test('bridge: small tensors are made through the staging area, large ones from the JS array: the same values', () => {
+  const before = live();
+  // 4096 dims + values is where the staging area stops; both sides of it, every dtype, float32 rounding as Math.fround.
+  for (const size of [1, 7, 4094, 4095, 5000]) {
+    const floats = Float64Array.from({ length: size }, (_, i) => (i % 2 ? -1 : 1) * (i / 3 + 1e-9));
+    const ints = Int32Array.from({ length: size }, (_, i) => (i % 2 ? -i : i) * 1021);
+    const bools = Array.from({ length: size }, (_, i) => i % 3 === 0);
+    tl.tidy(() => {
+      assert.deepEqual(tl.tensor(floats, [size]).dataSync(), Float32Array.from(floats));
+      assert.deepEqual(tl.tensor(Array.from(floats), [1, size]).shape, [1, size]);
+      assert.deepEqual(tl.tensor(ints, [size], 'int32').dataSync(), ints);
+      assert.deepEqual(Array.from(tl.tensor(bools, [size]).dataSync()), bools.map(Number));
+    });
+  }
+  tl.tidy(() => {
+    assert.deepEqual(tl.scalar(2.5).arraySync(), 2.5);
+    assert.deepEqual(tl.scalar(-3, 'int32').dataSync(), new Int32Array([-3]));
+    assert.deepEqual(tl.tensor([[]]).shape, [1, 0]);
+    assert.throws(() => tl.tensor([1, 2, 3], [2]), (e) => e instanceof tl.ShapeError && /3 values do not fill shape \[2\]/.test(e.message));
+    assert.throws(() => tl.scalar(0.5, 'int32'), tl.InvalidArgument);
+  });
+  // A number an op converts is disposed after the op, as is the op's result here: nothing is left behind.
+  const x = tl.tensor([1, 2, 3]);
+  for (let i = 0; i < 100; ++i) tl.add(x, 1).dispose();
+  assert.deepEqual(Array.from(tl.tidy(() => tl.mul(tl.add(x, 1), 2).dataSync())), [4, 6, 8]);
+  x.dispose();
+  assert.equal(live(), before);
 });
 
 test('bridge: attributes encoded as numbers give what the general path gives; values of another type get its errors', () => {

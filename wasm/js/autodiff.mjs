@@ -1,6 +1,6 @@
 // Variables and gradients: tl.variable, tl.GradientTape (the tape the articles use) and TF.js' tl.grads /
 // tl.valueAndGrads / tl.variableGrads, all on the core's one tape.
-import { guard, InvalidArgument } from './errors.mjs';
+import { guard, guardCall, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { checkOptions, describeValue } from './values.mjs';
 
@@ -32,7 +32,7 @@ export function makeAutodiff(engine, toTensor) {
     /** The current value (a new tensor; inside a tl.function, a read node of the graph). */
     read() {
       this.check();
-      return engine.wrapResults(guard(() => core.variableRead(this.id)))[0];
+      return engine.wrapResults(guardCall(core.variableRead, this.id))[0];
     }
     /** Replaces the value (same shape and dtype). */
     assign(value) { this.update(value, 'assign'); }
@@ -72,7 +72,7 @@ export function makeAutodiff(engine, toTensor) {
     constructor(options) {
       const { persistent = false, watchAccessedVariables = true } = checkOptions(
         options, { persistent: 'boolean', watchAccessedVariables: 'boolean' }, { what: 'tl.GradientTape' });
-      this.id = guard(() => core.tapeNew(persistent, watchAccessedVariables));
+      this.id = guardCall(core.tapeNew, persistent, watchAccessedVariables);
     }
     watch(...sources) { guard(() => core.tapeWatch(this.id, sources.flat().map(source))); }
     stopRecording() { guard(() => core.tapeStop(this.id)); }
@@ -95,7 +95,7 @@ export function makeAutodiff(engine, toTensor) {
       if (list.every((s) => s instanceof Variable) || list.every((s) => s instanceof Tensor && !s.isDisposed)) {
         // All variables or all live tensors: their handles through the staging area, the gradients in one go.
         const variables = list.length > 0 && list[0] instanceof Variable;
-        grads = engine.wrapResults(guard(() => core.tapeGradientStaged(this.id, target.id, engine.stage(list), variables, zero)));
+        grads = engine.wrapResults(guardCall(core.tapeGradientStaged, this.id, target.id, engine.stage(list), variables, zero));
       } else {
         const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), zero));
         grads = ids.map((id) => (id === null ? null : engine.wrap(id)));

@@ -45,29 +45,59 @@ export function translate(error) {
  * the WebAssembly call (wasm/guard.h), and such an exception unwinds the call's frames without restoring the
  * module's stack pointer (a WebAssembly global): each error would leak its frames' stack, and after enough errors
  * (about a million calls with the JS fuzzer) the 5 MB stack runs into the static data below it and memory is
- * corrupted. guard() saves every core's stack pointer and restores it when the call throws.
+ * corrupted. guard() puts every core's stack pointer back to what it was before the call when the call throws.
+ *
+ * Reading a stack pointer is a call into the module, so guard() reads none for an outermost call: with no core
+ * call running, every core's stack pointer is the one it had when it was registered (a call that returns puts it
+ * back, one that throws is put back here). Only a guard() nested in a running core call (a traced function's
+ * body, a log handler) saves them.
  */
 const cores = [];
+const baselines = [];  // each core's stack pointer with none of its calls running
+let depth = 0;         // guard() calls running
 
-/** Registers a loaded core (the loader calls it once per instance). */
+/** Registers a loaded core (the loader calls it once per instance, with none of the core's calls running). */
 export function registerCore(core) {
   cores.push(core);
+  baselines.push(core.stackSave());
 }
 
 const saveStacks = () => (cores.length === 1 ? cores[0].stackSave() : cores.map((core) => core.stackSave()));
 const restoreStacks = (saved) => {
-  if (cores.length === 1) cores[0].stackRestore(saved);
+  if (cores.length === 1) cores[0].stackRestore(Array.isArray(saved) ? saved[0] : saved);
   else cores.forEach((core, i) => { if (i < saved.length) core.stackRestore(saved[i]); });
 };
 
 /** Calls fn(); a core error is rethrown as its subclass, with the cores' stacks as they were before the call. */
 export function guard(fn) {
-  const saved = saveStacks();
+  const saved = depth === 0 ? baselines : saveStacks();
+  depth += 1;
   try {
     return fn();
   } catch (error) {
     restoreStacks(saved);
     throw translate(error);
+  } finally {
+    depth -= 1;
+  }
+}
+
+/**
+ * guard(() => f(a, b, c, d, e)) without the closure: the hot calls (one per op, per function call, per read) pass the
+ * core's function and its arguments.
+ */
+export function guardCall(f, a, b, c, d, e) {
+  const saved = depth === 0 ? baselines : saveStacks();
+  const count = arguments.length - 1;  // the core's functions check how many arguments they get
+  depth += 1;
+  try {
+    return count === 1 ? f(a) : count === 2 ? f(a, b) : count === 3 ? f(a, b, c) : count === 4 ? f(a, b, c, d)
+      : f(a, b, c, d, e);
+  } catch (error) {
+    restoreStacks(saved);
+    throw translate(error);
+  } finally {
+    depth -= 1;
   }
 }
 
@@ -76,12 +106,9 @@ export function guard(fn) {
  * error is rethrown as its subclass with `what` before its message ("tl.zeros: out of memory: ...").
  */
 export function guardNamed(what, fn) {
-  const saved = saveStacks();
   try {
-    return fn();
-  } catch (error) {
-    restoreStacks(saved);
-    const e = translate(error);
+    return guard(fn);
+  } catch (e) {
     if (!(e instanceof TracelabError) || e.message.startsWith(`${what}: `)) throw e;
     throw new e.constructor(`${what}: ${e.message}`);
   }

@@ -101,9 +101,9 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const outputs = engine.wrapResults(engine.relay(allTensors(args)
-          ? () => core.functionCallStaged(id, engine.stage(args))  // the common call: handles only, one crossing
-          : () => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
+        const outputs = engine.wrapResults(allTensors(args)
+          ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
+          : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
         if (options.onTrace) {
           const last = core.functionLastCall(id);
           if (last && last.traced) {

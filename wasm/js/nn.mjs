@@ -1,6 +1,6 @@
 // Layers, models, losses, optimizers, metrics, checkpoints and summaries in TF.js' spelling, on the core's
 // tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
-import { InvalidArgument, guard } from './errors.mjs';
+import { InvalidArgument, guard, guardCall } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { EventFile, eventFileName, fileVersionEvent, graphEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
 import { concreteRef } from './function.mjs';
@@ -30,7 +30,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
   const variablesOf = (ids) => ids.map(variableFromHandle);
   /** A layer's variables, their handles read from the buffer layerVariablesStaged fills (count, then handles). */
   const stagedVariables = (id, trainableOnly) => {
-    const at = guard(() => core.layerVariablesStaged(id, trainableOnly)) / 8;
+    const at = guardCall(core.layerVariablesStaged, id, trainableOnly) / 8;
     const heap = core.HEAPF64;
     const handles = new Array(heap[at]);
     for (let i = 0; i < handles.length; ++i) handles[i] = heap[at + 1 + i];  // read before any call can grow memory
@@ -65,7 +65,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       const { training = false } = checkOptions(options, { training: 'boolean' }, { what: `${this.className}.apply` });
       return withTensors((convert) => {
         const input = convert(x, 'float32', `${this.className}.apply`);
-        return engine.wrapResults(guard(() => core.layerCall(this.id, input.id, training)))[0];
+        return engine.wrapResults(guardCall(core.layerCall, this.id, input.id, training))[0];
       });
     }
     /** Same as apply (Keras' __call__). */
@@ -111,7 +111,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     return withTensors((convert) => {
       const y = convert(labels, 'float32', `losses.${name}`);
       const p = convert(predictions, 'float32', `losses.${name}`);
-      return engine.wrapResults(guard(() => core.lossCall(kind, y.id, p.id, fromLogits)))[0];
+      return engine.wrapResults(guardCall(core.lossCall, kind, y.id, p.id, fromLogits))[0];
     });
   };
   const losses = {
@@ -142,7 +142,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         handles[i] = g;
         handles[n + i] = checkVariable(v, what, 'the variables', i);
       }
-      guard(() => core.optimizerApplyStaged(this.id, engine.stage(handles) / 2));
+      guardCall(core.optimizerApplyStaged, this.id, engine.stage(handles) / 2);
     }
     /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
     minimize(f, returnCost = false, varList) {

@@ -4,7 +4,7 @@
 // common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)) and
 // chainable methods (x.add(y).relu()). Numbers, arrays and typed arrays become tensors of the first tensor's dtype
 // (wasm/js/values.mjs converts them, or says which element it cannot).
-import { guard, InvalidArgument } from './errors.mjs';
+import { guardCall, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { describeValue, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
@@ -41,14 +41,20 @@ export function makeOps(engine, makeTensor, isVariable) {
   function withTensors(fn) {
     const made = [];
     const convert = (value, dtype, what) => {
-      const t = toTensor(value, dtype, what);
-      if (t !== value) made.push(t);
-      return t;
+      if (value instanceof Tensor) return toTensor(value, dtype, what);
+      // A tensor made here (from a plain value, or a variable's read) lands in `made` and is disposed below, so it
+      // never needs the FinalizationRegistry's safety net.
+      engine.scopes.push(made);
+      try {
+        return toTensor(value, dtype, what);
+      } finally {
+        engine.scopes.pop();
+      }
     };
     try {
       return fn(convert);
     } finally {
-      for (const t of made) t.dispose();
+      engine.disposeAll(made);
     }
   }
 
@@ -65,22 +71,22 @@ export function makeOps(engine, makeTensor, isVariable) {
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
     checkAttrs(name, info, attrs);
-    if (allTensors(inputs)) {
-      // The common call: input handles and attributes (encoded as numbers when they are of their declared types,
-      // else passed as the object for the core to check) through the staging area, one crossing.
-      const words = encodeAttrs(info, attrs, inputs);
-      const outputs = engine.wrapResults(guard(() => (words === null
-        ? core.opCallStaged(info.index, engine.stage(inputs), 0, attrs)
-        : core.opCallStaged(info.index, inputs.length, engine.stage(words) - inputs.length, undefined))));
-      return info.outputs === 1 ? outputs[0] : outputs;
-    }
+    if (allTensors(inputs)) return staged(info, inputs, attrs);
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
-    return withTensors((convert) => {
-      const ids = inputs.map((x, i) => convert(x, dtypes[i] ?? dtype, `${name}: input ${i}`).id);
-      const outputs = engine.wrapResults(guard(() => core.opCall(name, ids, attrs)));
-      return info.outputs === 1 ? outputs[0] : outputs;
-    });
+    return withTensors((convert) => staged(info, inputs.map((x, i) => convert(x, dtypes[i] ?? dtype, `${name}: input ${i}`)), attrs));
+  }
+
+  /**
+   * The op on live tensors: input handles and attributes (encoded as numbers when they are of their declared types,
+   * else passed as the object for the core to check) through the staging area, one crossing.
+   */
+  function staged(info, inputs, attrs) {
+    const words = encodeAttrs(info, attrs, inputs);
+    const outputs = engine.wrapResults(words === null
+      ? guardCall(core.opCallStaged, info.index, engine.stage(inputs), 0, attrs)
+      : guardCall(core.opCallStaged, info.index, inputs.length, engine.stage(words) - inputs.length, undefined));
+    return info.outputs === 1 ? outputs[0] : outputs;
   }
 
   function allTensors(inputs) {

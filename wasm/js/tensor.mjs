@@ -2,7 +2,7 @@
 // copied out on request. tidy() disposes what a function created (except what it returns or keep()s); a
 // FinalizationRegistry releases handles of tensors that were garbage-collected without dispose() — a safety
 // net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
-import { guard, InvalidArgument, OperatorNotAllowedInGraphError, translate } from './errors.mjs';
+import { guard, guardCall, InvalidArgument, OperatorNotAllowedInGraphError, translate } from './errors.mjs';
 
 /** The dtype codes of results_of (wasm/tensor_api.cpp). */
 const DTYPE_CODES = ['float32', 'int32', 'bool'];
@@ -31,16 +31,24 @@ export class Engine {
    */
   stage(items) {
     const n = items.length;
-    if (n > this.stagingSize) {
-      this.stagingAddress = guard(() => this.core.stagingAddress(Math.max(n, 16)));
-      this.stagingSize = Math.max(n, 16);
-    }
-    const heap = this.core.HEAPF64, at = this.stagingAddress / 8;
+    const at = this.reserve(n), heap = this.core.HEAPF64;
     for (let i = 0; i < n; ++i) {
       const item = items[i];
       heap[at + i] = typeof item === 'number' ? item : item === null ? 0 : item.id;
     }
     return n;
+  }
+
+  /**
+   * The staging area grown to hold `n` numbers; returns its index into HEAPF64 (valid until the next call that may
+   * allocate in the core: read HEAPF64 afresh after it, as memory growth replaces the view).
+   */
+  reserve(n) {
+    if (n > this.stagingSize) {
+      this.stagingAddress = guard(() => this.core.stagingAddress(Math.max(n, 16)));
+      this.stagingSize = Math.max(n, 16);
+    }
+    return this.stagingAddress / 8;
   }
 
   /** Wraps a new core handle as a Tensor tracked by the current tidy scope. */
@@ -142,10 +150,25 @@ export class Engine {
     try {
       return guard(fn);
     } catch (error) {
-      const original = this.callbackError;
-      this.callbackError = null;
-      throw original && original.message === error.message ? translate(original) : error;
+      throw this.relayed(error);
     }
+  }
+
+  /** relay(() => f(a, b)) without the closure. */
+  relayCall(f, a, b) {
+    this.callbackError = null;
+    try {
+      return guardCall(f, a, b);  // f takes two arguments
+    } catch (error) {
+      throw this.relayed(error);
+    }
+  }
+
+  /** The error a relayed call throws: the trampoline's own when the core reported that one. */
+  relayed(error) {
+    const original = this.callbackError;
+    this.callbackError = null;
+    return original && original.message === error.message ? translate(original) : error;
   }
 
   tidy(fn) {
@@ -157,13 +180,15 @@ export class Engine {
       result = fn();
     } finally {
       this.scopes.pop();
-      const kept = new Set();
-      collectTensors(result, kept);
+      // What the result holds: nothing (a number, as a training step's loss value usually is), one tensor, or a set.
+      let kept = null;
+      if (result instanceof Tensor) kept = result;
+      else if (result !== null && typeof result === 'object') collectTensors(result, kept = new Set());
       const parent = this.scopes[this.scopes.length - 1];
       const dropped = [];
       for (const tensor of scope) {
         if (tensor.isDisposed) continue;
-        if (kept.has(tensor) || tensor.kept) {
+        if (tensor.kept || (kept !== null && (kept === tensor || (kept instanceof Set && kept.has(tensor))))) {
           if (parent && !tensor.kept) parent.push(tensor);
           else this.track(tensor);
         } else {
@@ -235,7 +260,7 @@ export class Tensor {
   dataSync() {
     this.checkAlive('dataSync');
     const core = this.engine.core;
-    const address = guard(() => core.tensorData(this.id));  // the values' address: copied out right away
+    const address = guardCall(core.tensorData, this.id);  // the values' address: copied out right away
     const size = this.size;
     if (this.dtype === 'float32') return core.HEAPF32.slice(address / 4, address / 4 + size);
     if (this.dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
