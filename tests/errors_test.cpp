@@ -133,6 +133,14 @@ TEST_CASE("errors: attributes are checked by the funnel") {
     name = tl::AttrName(long_name);
     CHECK(name.view() == long_name);
   }
+  SUBCASE("names compared whole: same length, different last or first character; repeated names") {
+    CHECK(tl::Attrs{{"a", 1}, {"a", 2}}.str() == "a=2");  // a repeated name keeps the last value
+    CHECK(!(tl::Attrs{{"transpose_a", true}} == tl::Attrs{{"transpose_b", true}}));
+    CHECK(tl::Attrs{{"transpose_a", true}}.has("transpose_a"));
+    CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose_b"));
+    CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose"));
+    CHECK(tl::Attrs{{"", 1}}.has(""));
+  }
   SUBCASE("Attrs itself") {
     tl::Attrs attrs{{"axes", tl::Ints{1, 2}}, {"keepdims", true}, {"n", 3}, {"dtype", tl::int32}};
     CHECK(attrs.get<tl::Ints>("axes") == tl::Ints{1, 2});
