@@ -70,6 +70,14 @@ int main() {
   double eager_add = time_us(20000, [&] { tl::Tensor y = a + a; });
   double traced_add = time_us(20000, [&] { tl::Tensor y = add1(a); });
   row("1-op call (x + x, 4 floats), us per call", eager_add, traced_add, "(overhead of a traced call)");
+  // What the call history adds per call (tl.function from JavaScript keeps 100 records with timings by default).
+  auto recorded = tl::function([](const tl::Tensor& x) { return x + x; }, {.name = "add", .call_history = 100});
+  auto untimed = tl::function([](const tl::Tensor& x) { return x + x; },
+                              {.name = "add", .call_history = 100, .record_timings = false});
+  double recorded_add = time_us(20000, [&] { tl::Tensor y = recorded(a); });
+  double untimed_add = time_us(20000, [&] { tl::Tensor y = untimed(a); });
+  std::printf("%-52s %10.2f %10.2f %9s  us per call: no history %.2f\n",
+              "the same with call_history 100: timed / untimed", recorded_add, untimed_add, "", traced_add);
 
   tl::Tensor v = tl::ones({8, 16});
   double eager_50 = time_us(500, [&] { fifty_nodes(v); });
