@@ -30,9 +30,9 @@ double op_call_staged(double index, double count, double words, const val& attrs
 double staging_address(double count);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);
 /// tensor_new for a small tensor whose dims and values are in the staging area (`rank` dims, then `count` values,
-/// as numbers already checked by JS' toTensorData); dtype_code as results_of writes it. Returns results_of's
+/// as numbers already checked by JS' toTensorData); `code` the dtype as results_of writes it. Returns results_of's
 /// buffer: one crossing with numbers, where tensor_new converts JS arrays value by value.
-double tensor_new_staged(double dtype_code, double rank, double count);
+double tensor_new_staged(double code, double rank, double count);
 /// tl.zeros / ones / fill: the core allocates (no JS array), so a huge shape is the core's OutOfMemory.
 val tensor_fill(const val& shape, double value, const std::string& dtype);
 /// tl.range: the core's tl::range (same checks as C++: step 0, int32 ranges of non-integers).
@@ -102,7 +102,6 @@ val while_loop(const val& cond_fn, const val& body_fn, const val& loop_vars, dou
 // ---- layers, losses, optimizers, metrics, checkpoints (nn_api.cpp) ----
 val layer_new(const val& config);
 double layer_call(double id, double x, bool training);
-/// The layer's variables (all, or the trainable ones) as variable handles.
 /// The layer's variable handles written to a buffer of numbers: its address; there, the count and the handles
 /// (one crossing and no JS array built from C++: a training step reads trainableWeights every time).
 double layer_variables_staged(double id, bool trainable_only);

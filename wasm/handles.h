@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -117,8 +118,12 @@ double results_of(const std::vector<Tensor>& list);
 /// crosses the bridge once with numbers instead of an array (tl.function calls and eager op calls). Grows to
 /// hold at least `count` handles; returns its byte address (valid until it grows again).
 double staging_area(double count);
-/// The first `count` numbers JS wrote to the staging area.
-std::vector<double> staged_numbers(double count, const std::string& what);
+/// The first `count` numbers JS wrote to the staging area: a view, valid until JS grows the area again (no core
+/// call does), so read it before calling back into JS.
+std::span<const double> staged_numbers(double count, const std::string& what);
+/// A dtype as results_of writes it (0 float32, 1 int32, 2 bool), and back (InvalidArgument naming `what`).
+double dtype_code(DType dtype) noexcept;
+DType dtype_of_code(double code, const std::string& what);
 /// The tensors whose handles JS wrote to the staging area (`count` of them).
 std::vector<Tensor> staged_tensors(double count, const std::string& what);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).

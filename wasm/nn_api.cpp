@@ -210,7 +210,7 @@ val optimizer_apply(double id, const val& grads, const val& vars) {
 
 val optimizer_apply_staged(double id, double count) {
   return guarded([&] {
-    std::vector<double> ids = staged_numbers(2 * count, "Optimizer.applyGradients");
+    std::span<const double> ids = staged_numbers(2 * count, "Optimizer.applyGradients");
     const auto n = static_cast<std::size_t>(count);
     std::vector<Tensor> g(n);
     std::vector<Variable> vars;

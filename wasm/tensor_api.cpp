@@ -182,7 +182,7 @@ double results_of(const std::vector<Tensor>& list) {
       continue;
     }
     buffer.push_back(tensors().add(t));
-    buffer.push_back(t.dtype() == DType::float32 ? 0 : t.dtype() == DType::int32 ? 1 : 2);
+    buffer.push_back(dtype_code(t.dtype()));
     buffer.push_back(t.is_symbolic() ? 1 : 0);
     buffer.push_back(t.rank());
     for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
@@ -197,11 +197,19 @@ std::vector<double>& staging() {
 }
 }  // namespace
 
-std::vector<double> staged_numbers(double count, const std::string& what) {
+std::span<const double> staged_numbers(double count, const std::string& what) {
   const std::vector<double>& area = staging();
   TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
            " staged values, the staging area holds ", area.size());
-  return {area.begin(), area.begin() + static_cast<std::ptrdiff_t>(count)};
+  return {area.data(), static_cast<std::size_t>(count)};
+}
+
+double dtype_code(DType dtype) noexcept { return dtype == DType::float32 ? 0 : dtype == DType::int32 ? 1 : 2; }
+
+DType dtype_of_code(double code, const std::string& what) {
+  TL_CHECK(code == 0 || code == 1 || code == 2, InvalidArgument, what, ": dtype code ", code,
+           " (expected 0 float32, 1 int32 or 2 bool)");
+  return code == 0 ? DType::float32 : code == 1 ? DType::int32 : DType::bool_;
 }
 
 double staging_area(double count) {
@@ -317,19 +325,17 @@ val tensor_new(const val& values, const val& shape, const std::string& dtype) {
   return guarded([&] { return val(tensors().add(make_tensor(values, shape, dtype))); });
 }
 
-double tensor_new_staged(double dtype_code, double rank, double count) {
+double tensor_new_staged(double code, double rank, double count) {
   return guarded([&] {
-    TL_CHECK(dtype_code == 0 || dtype_code == 1 || dtype_code == 2, InvalidArgument, "tensor: dtype code ", dtype_code,
-             " (expected 0 float32, 1 int32 or 2 bool)");
+    const DType dtype = dtype_of_code(code, "tensor");
     TL_CHECK(rank >= 0 && rank == std::floor(rank) && count >= 0 && count == std::floor(count), InvalidArgument,
              "tensor: ", rank, " dims and ", count, " values staged");
-    const std::vector<double> words = staged_numbers(rank + count, "tensor");
+    const std::span<const double> words = staged_numbers(rank + count, "tensor");
     const auto r = static_cast<std::size_t>(rank);
     Ints dims(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(r));
     for (std::size_t i = 0; i < r; ++i)
       TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] <= 2147483647.0, InvalidArgument,
                "tensor: shape has a bad dim ", words[i]);
-    const DType dtype = dtype_code == 0 ? DType::float32 : dtype_code == 1 ? DType::int32 : DType::bool_;
     Tensor t = Tensor::empty(dtype, Shape(dims));
     TL_CHECK(t.num_elements() == static_cast<std::int64_t>(count), ShapeError, "tensor: ", count,
              " values do not fill shape ", t.shape().str());
@@ -435,7 +441,7 @@ namespace {
 /// index in op.attr_specs(), then bool 0/1 | int | float | dtype code (0 float32, 1 int32, 2 bool) | ints as a
 /// count and the values. The facade encodes only values of the declared type (others take the general path,
 /// whose checks name the problem); these checks catch a malformed encoding.
-Attrs decode_attrs(const OpDef& op, const std::vector<double>& words, std::size_t from) {
+Attrs decode_attrs(const OpDef& op, std::span<const double> words, std::size_t from) {
   Attrs attrs;
   auto word = [&](std::size_t at) {
     TL_CHECK(at < words.size(), InvalidArgument, op.name(), ": encoded attributes end early");
@@ -467,10 +473,7 @@ Attrs decode_attrs(const OpDef& op, const std::vector<double>& words, std::size_
         break;
       }
       case 5: {
-        static constexpr DType kCodes[] = {DType::float32, DType::int32, DType::bool_};
-        const std::int64_t code = integer(word(at++));
-        TL_CHECK(code >= 0 && code < 3, InvalidArgument, op.name(), ": encoded dtype code ", code, " out of range");
-        attrs.set(spec.name, kCodes[code]);
+        attrs.set(spec.name, dtype_of_code(word(at++), op.name() + ": encoded attribute '" + spec.name + "'"));
         break;
       }
       default: throw InvalidArgument(op.name() + ": attribute '" + spec.name + "' cannot be encoded");
@@ -606,7 +609,7 @@ double tape_gradient_staged(double tape, double target, double count, bool varia
     GradientTape& t = *tapes().get(tape);
     const Tensor& y = tensors().get(target);
     auto unconnected = zero_unconnected ? UnconnectedGradients::zero : UnconnectedGradients::none;
-    std::vector<double> ids = staged_numbers(count, "GradientTape.gradient");
+    std::span<const double> ids = staged_numbers(count, "GradientTape.gradient");
     if (variables_given) {
       std::vector<Variable> vars;
       vars.reserve(ids.size());

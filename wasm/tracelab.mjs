@@ -16,7 +16,7 @@ import { makeFunction } from './js/function.mjs';
 import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
-import { Engine, Tensor } from './js/tensor.mjs';
+import { DTYPE_CODE, Engine, Tensor } from './js/tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape, toScalarData, toTensorData } from './js/values.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
@@ -132,7 +132,6 @@ export async function loadTracelab(options) {
 
 /** Tensors up to this many dims + values are made through the staging area (one crossing with numbers). */
 const STAGED_TENSOR_LIMIT = 4096;
-const DTYPE_CODE = { float32: 0, int32: 1, bool: 2 };
 
 function makeCreation(engine) {
   const core = engine.core;

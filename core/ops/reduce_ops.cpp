@@ -268,27 +268,18 @@ void reduce_kernel(KernelContext& ctx) {
   }
 }
 
-/// The reduced axes of x, normalized and ascending (all axes when `axes` is empty).
-std::vector<std::int64_t> reduced_axes(const Tensor& x, const Attrs& attrs) {
-  Ints axes = attrs.get_or("axes", Ints{});
-  if (axes.empty())
-    for (int i = 0; i < x.rank(); ++i) axes.push_back(i);
-  for (auto& axis : axes) axis = normalize_axis("reduce", axis, x.rank());
-  std::sort(axes.begin(), axes.end());
-  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
-  return axes;
-}
-
 /// A reduction's output t with the reduced axes of x restored as size-1 dims (t as keepdims=true gives it):
 /// one reshape when at most one of the kept dims is unknown, else an expand_dims per reduced axis.
 Tensor with_kept_dims(const Tensor& t, const Tensor& x, const Attrs& attrs) {
   if (attrs.get_or("keepdims", false)) return t;
-  const std::vector<std::int64_t> axes = reduced_axes(x, attrs);
+  const std::vector<bool> reduced = reduced_axes("reduce", attrs, x.rank());
   Ints kept = x.shape().dims();
-  for (auto axis : axes) kept[static_cast<std::size_t>(axis)] = 1;
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (reduced[i]) kept[i] = 1;
   if (std::count(kept.begin(), kept.end(), std::int64_t{-1}) <= 1) return reshape(t, kept);
   Tensor out = t;
-  for (auto axis : axes) out = expand_dims(out, axis);
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (reduced[i]) out = expand_dims(out, static_cast<std::int64_t>(i));
   return out;
 }
 

@@ -70,16 +70,7 @@ const restoreStacks = (saved) => {
 
 /** Calls fn(); a core error is rethrown as its subclass, with the cores' stacks as they were before the call. */
 export function guard(fn) {
-  const saved = depth === 0 ? baselines : saveStacks();
-  depth += 1;
-  try {
-    return fn();
-  } catch (error) {
-    restoreStacks(saved);
-    throw translate(error);
-  } finally {
-    depth -= 1;
-  }
+  return guardCall(fn);
 }
 
 /**
@@ -91,8 +82,8 @@ export function guardCall(f, a, b, c, d, e) {
   const count = arguments.length - 1;  // the core's functions check how many arguments they get
   depth += 1;
   try {
-    return count === 1 ? f(a) : count === 2 ? f(a, b) : count === 3 ? f(a, b, c) : count === 4 ? f(a, b, c, d)
-      : f(a, b, c, d, e);
+    return count === 0 ? f() : count === 1 ? f(a) : count === 2 ? f(a, b) : count === 3 ? f(a, b, c)
+      : count === 4 ? f(a, b, c, d) : f(a, b, c, d, e);
   } catch (error) {
     restoreStacks(saved);
     throw translate(error);

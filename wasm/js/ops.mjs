@@ -5,7 +5,7 @@
 // chainable methods (x.add(y).relu()). Numbers, arrays and typed arrays become tensors of the first tensor's dtype
 // (wasm/js/values.mjs converts them, or says which element it cannot).
 import { guardCall, InvalidArgument } from './errors.mjs';
-import { Tensor } from './tensor.mjs';
+import { DTYPE_CODE, Tensor } from './tensor.mjs';
 import { describeValue, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -94,7 +94,6 @@ export function makeOps(engine, makeTensor, isVariable) {
     return true;
   }
 
-  const DTYPE_CODE = { float32: 0, int32: 1, bool: 2 };
 
   /**
    * The inputs followed by the attributes as numbers, for the staging area (decode_attrs in wasm/tensor_api.cpp):

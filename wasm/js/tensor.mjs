@@ -4,8 +4,9 @@
 // net, not the plan: GC may run late or never, so dispose() or tidy() what you create.
 import { guard, guardCall, InvalidArgument, OperatorNotAllowedInGraphError, translate } from './errors.mjs';
 
-/** The dtype codes of results_of (wasm/tensor_api.cpp). */
+/** The dtype codes of results_of (wasm/tensor_api.cpp): the names by code, and the codes by name. */
 const DTYPE_CODES = ['float32', 'int32', 'bool'];
+export const DTYPE_CODE = Object.freeze(Object.fromEntries(DTYPE_CODES.map((name, code) => [name, code])));
 
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
