@@ -36,6 +36,12 @@ class PtrIndexMap {
     }
   }
   std::size_t size() const noexcept { return size_; }
+  /// Room for `count` keys without growing.
+  void reserve(std::size_t count) {
+    std::size_t slots = slots_.empty() ? 64 : slots_.size();
+    while (count * 4 > slots * 3) slots *= 2;
+    if (slots != slots_.size()) rehash(slots);
+  }
   void clear() noexcept {
     slots_.clear();
     size_ = 0;
@@ -54,9 +60,10 @@ class PtrIndexMap {
     x ^= x >> 33;
     return static_cast<std::size_t>(x);
   }
-  void grow() {
+  void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
+  void rehash(std::size_t slots) {
     std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    slots_.assign(slots, Slot{});
     size_ = 0;
     for (const Slot& slot : old)
       if (slot.key) insert(slot.key, slot.value);

@@ -64,6 +64,11 @@ void remove_observer(OpObserver* observer) {
 /// Accumulated gradients during one backward pass, keyed by tensor.
 class GradientMap {
  public:
+  /// Room for the gradients of up to `count` tensors without growing.
+  explicit GradientMap(std::size_t count) {
+    index_.reserve(count);
+    grads_.reserve(count);
+  }
   const Tensor* find(const Tensor& t) const {
     auto i = index_.find(t.impl_ptr().get());
     return i == PtrIndexMap::npos ? nullptr : &grads_[i];
@@ -137,15 +142,42 @@ PauseRecording::~PauseRecording() { active_observers() = std::move(saved_); }
 
 }  // namespace detail
 
+namespace detail {
+namespace {
+
+/// How much the last tape of this thread recorded. A training loop makes one tape per step, each recording
+/// what the one before did: a new tape reserves that much, instead of growing its arrays step by step.
+struct TapeSizeHint {
+  static constexpr std::size_t kMax = 1 << 14;  // one huge tape does not make every later one huge
+  std::size_t entries = 0, tensors = 0;
+};
+TapeSizeHint& tape_size_hint() {
+  thread_local TapeSizeHint hint;
+  return hint;
+}
+void remember_size(const TapeState& state) {
+  auto& hint = tape_size_hint();
+  hint.entries = std::min(state.entries.size(), TapeSizeHint::kMax);
+  hint.tensors = std::min(state.tensors.size(), TapeSizeHint::kMax);
+}
+
+}  // namespace
+}  // namespace detail
+
 GradientTape::GradientTape(bool persistent, bool watch_accessed_variables)
     : state_(std::make_unique<detail::TapeState>()) {
   state_->persistent = persistent;
   state_->watch_accessed_variables = watch_accessed_variables;
+  const auto& hint = detail::tape_size_hint();
+  state_->entries.reserve(hint.entries);
+  state_->tensors.reserve(hint.tensors);
+  state_->watched.reserve(hint.tensors);
   detail::active_observers().push_back(state_.get());
 }
 
 GradientTape::~GradientTape() {
   if (state_->recording) detail::remove_observer(state_.get());
+  if (!state_->closed) detail::remember_size(*state_);  // a closed tape remembered its size when it closed
 }
 
 void GradientTape::stop_recording() {
@@ -213,9 +245,10 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
              ") is not watched by this tape; call tape.watch(x) before using it, or use a trainable Variable");
   }
   std::vector<Tensor> out;
+  out.reserve(sources.size());
   {
     PauseTape pause(state);
-    detail::GradientMap grads;
+    detail::GradientMap grads(state.tensors.size());
     if (state.is_watched(target)) {
       grads.accumulate(target, ones_like(target));  // a non-scalar target is summed, as in TensorFlow
       for (std::size_t e = state.entries.size(); e-- > 0;) detail::backward_entry(state, state.entries[e], grads);
@@ -223,6 +256,7 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     for (const Tensor& source : sources) out.push_back(detail::result_for(grads.find(source), source, unconnected));
   }
   if (!state.persistent) {
+    detail::remember_size(state);
     state.closed = true;
     stop_recording();
     state.entries.clear();

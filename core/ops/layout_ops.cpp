@@ -257,9 +257,13 @@ void register_layout_ops(OpRegistry& r) {
 
 }  // namespace detail
 
-Tensor reshape(const Tensor& x, const Ints& shape) {
+Tensor reshape(const Tensor& x, const Ints& shape) { return reshape(x, Ints(shape)); }
+
+Tensor reshape(const Tensor& x, Ints&& shape) {
   static const OpDef& op = OpRegistry::global().get("reshape");
-  return execute(op, {x}, {{"shape", shape}});
+  Attrs attrs;
+  attrs.set("shape", std::move(shape));  // one copy of the dims fewer than an Attrs{{...}} list makes
+  return execute(op, {x}, attrs);
 }
 
 Tensor transpose(const Tensor& x, const Ints& perm) {

@@ -24,7 +24,8 @@ constexpr std::int64_t kSmallVectorMatrix = 4096;
 
 /// The leading (batch) dims of a shape of rank >= 2.
 Shape batch_dims(const Shape& shape) {
-  return Shape(std::vector<std::int64_t>(shape.dims().begin(), shape.dims().end() - 2));
+  const DimVector& dims = shape.dims();
+  return Shape(dims.data(), dims.data() + dims.size() - 2);
 }
 
 /// " with transpose_a", " with transpose_a and transpose_b", or "" (for error messages).
@@ -56,11 +57,17 @@ void matmul_shape(ShapeContext& ctx) {
            b.str(), transposes_str(ta, tb), ta || tb ? cat(" (inner dims ", ka, " vs ", kb, ")") : "");
   Shape batch_a = batch_dims(a), batch_b = batch_dims(b);
   Shape batch;
-  try {
-    batch = broadcast_shapes("matmul", batch_a, batch_b);
-  } catch (const ShapeError&) {
-    throw ShapeError(cat("matmul: batch dims ", batch_a.str(), " of ", a.str(), " and ", batch_b.str(), " of ",
-                         b.str(), " cannot be broadcast"));
+  if (batch_b.rank() == 0) {  // a batch (or a matrix) against one matrix: a's batch as it is
+    batch = std::move(batch_a);
+  } else if (batch_a.rank() == 0) {
+    batch = std::move(batch_b);
+  } else {
+    try {
+      batch = broadcast_shapes("matmul", batch_a, batch_b);
+    } catch (const ShapeError&) {
+      throw ShapeError(cat("matmul: batch dims ", batch_a.str(), " of ", a.str(), " and ", batch_b.str(), " of ",
+                           b.str(), " cannot be broadcast"));
+    }
   }
   batch.dims().push_back(m);
   batch.dims().push_back(n);

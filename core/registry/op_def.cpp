@@ -6,14 +6,23 @@
 namespace tl {
 
 void OpDef::check_attrs(const Attrs& attrs) const {
-  for (const auto& [name, value] : attrs.entries()) {
-    const AttrSpec* spec = nullptr;
-    for (const auto& candidate : attrs_)
-      if (candidate.name == name) spec = &candidate;
+  const auto& entries = attrs.entries();
+  std::size_t required_seen = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& [name, value] = entries[i];
+    // Op wrappers write the attributes in declaration order: the spec at the same place is tried first.
+    const AttrSpec* spec = i < attrs_.size() && attrs_[i].name == name ? &attrs_[i] : nullptr;
+    for (std::size_t j = 0; spec == nullptr && j < attrs_.size(); ++j)
+      if (attrs_[j].name == name) spec = &attrs_[j];
     TL_CHECK(spec != nullptr, InvalidArgument, name_, ": unknown attribute '", name, "'");
     TL_CHECK(spec->type_index == value.index(), InvalidArgument, name_, ": attribute '", name, "' must be of type ",
              attr_type_name(spec->type_index), ", got ", attr_type_name(value));
+    required_seen += spec->required ? 1 : 0;
   }
+  // An Attrs holds each name once, so when as many required ones were seen as the op declares, none is missing.
+  std::size_t required = 0;
+  for (const auto& spec : attrs_) required += spec.required ? 1 : 0;
+  if (required_seen == required) return;
   for (const auto& spec : attrs_)
     TL_CHECK(!spec.required || attrs.has(spec.name), InvalidArgument, name_, ": missing required attribute '",
              spec.name, "'");

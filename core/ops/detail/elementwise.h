@@ -110,7 +110,9 @@ void binary_map(const Tensor& a, const Tensor& b, const Tensor& out, Fn&& fn) {
   R* po = out.mutable_data<R>();
   const auto n = out.num_elements();
   using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
-  if (a.shape() == b.shape()) {  // fast paths: same shapes, or a one-element operand (x * 2)
+  // Fast paths. Operands with as many elements as the output are laid out as it is (where an input's dim is 1 and
+  // the output's is not, the input would hold fewer): same shapes, or (1, 1, n) + (n). Or a one-element operand.
+  if (a.num_elements() == n && b.num_elements() == n) {
     ArrayMap<R>(po, n) = fn(ConstArrayMap<T>(pa, n), ConstArrayMap<T>(pb, n));
     return;
   }

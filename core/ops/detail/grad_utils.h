@@ -13,16 +13,18 @@ namespace tl::detail {
 inline Tensor unbroadcast(const Tensor& grad, const Shape& shape) {
   if (grad.shape() == shape) return grad;
   const int extra = grad.rank() - shape.rank();
+  const auto summed_away = [&](int i) {
+    return i < extra || (shape[static_cast<std::size_t>(i - extra)] == 1 && grad.shape()[static_cast<std::size_t>(i)] != 1);
+  };
+  // A sum over dims of size 1 adds nothing: when every summed dim is known to be 1, the reshape does it all.
+  bool only_ones = true;
+  for (int i = 0; i < grad.rank() && only_ones; ++i)
+    only_ones = !summed_away(i) || grad.shape()[static_cast<std::size_t>(i)] == 1;
+  if (only_ones) return reshape(grad, shape.dims());
   Ints axes;
   for (int i = 0; i < grad.rank(); ++i)
-    if (i < extra || (shape[static_cast<std::size_t>(i - extra)] == 1 && grad.shape()[static_cast<std::size_t>(i)] != 1))
-      axes.push_back(i);
-  // A sum over dims of size 1 adds nothing: when every summed dim is known to be 1, the reshape does it all.
-  const bool only_ones = std::all_of(axes.begin(), axes.end(), [&](std::int64_t a) {
-    return grad.shape()[static_cast<std::size_t>(a)] == 1;
-  });
-  Tensor summed = axes.empty() || only_ones ? grad : reduce_sum(grad, axes, /*keepdims=*/true);
-  return reshape(summed, shape.dims());
+    if (summed_away(i)) axes.push_back(i);
+  return reshape(reduce_sum(grad, axes, /*keepdims=*/true), shape.dims());
 }
 
 /// relu's gradient from its output: g where y > 0, else 0 — the relu_grad op (math_ops.cpp), shared by relu's
