@@ -1,6 +1,7 @@
 // Linear algebra ops: matmul (batched, broadcasting, optional transposes) on Eigen row-major maps.
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,19 +56,23 @@ void matmul_shape(ShapeContext& ctx) {
   std::int64_t kb = b.dim(tb ? -1 : -2), n = b.dim(tb ? -2 : -1);
   TL_CHECK(ka < 0 || kb < 0 || ka == kb, ShapeError, "matmul: inner dimensions must agree, got ", a.str(), " and ",
            b.str(), transposes_str(ta, tb), ta || tb ? cat(" (inner dims ", ka, " vs ", kb, ")") : "");
+  // One side a plain matrix (a dense layer, a gradient product): the other side's batch dims as they are.
+  if (a.rank() == 2 || b.rank() == 2) {
+    TensorMeta& out = ctx.output();
+    out.dtype = DType::float32;
+    out.shape = b.rank() == 2 ? a : b;
+    DimVector& dims = out.shape.dims();
+    dims[dims.size() - 2] = m;
+    dims[dims.size() - 1] = n;
+    return;
+  }
   Shape batch_a = batch_dims(a), batch_b = batch_dims(b);
   Shape batch;
-  if (batch_b.rank() == 0) {  // a batch (or a matrix) against one matrix: a's batch as it is
-    batch = std::move(batch_a);
-  } else if (batch_a.rank() == 0) {
-    batch = std::move(batch_b);
-  } else {
-    try {
-      batch = broadcast_shapes("matmul", batch_a, batch_b);
-    } catch (const ShapeError&) {
-      throw ShapeError(cat("matmul: batch dims ", batch_a.str(), " of ", a.str(), " and ", batch_b.str(), " of ",
-                           b.str(), " cannot be broadcast"));
-    }
+  try {
+    batch = broadcast_shapes("matmul", batch_a, batch_b);
+  } catch (const ShapeError&) {
+    throw ShapeError(cat("matmul: batch dims ", batch_a.str(), " of ", a.str(), " and ", batch_b.str(), " of ",
+                         b.str(), " cannot be broadcast"));
   }
   batch.dims().push_back(m);
   batch.dims().push_back(n);
@@ -203,7 +208,12 @@ void register_linalg_ops(OpRegistry& r) {
 
 Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
   static const OpDef& op = OpRegistry::global().get("matmul");
-  return execute(op, {a, b}, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}});
+  // The four attribute sets, made once: an eager matmul (forward and twice per gradient) builds none.
+  static const std::array<Attrs, 4> attrs{Attrs{{"transpose_a", false}, {"transpose_b", false}},
+                                          Attrs{{"transpose_a", false}, {"transpose_b", true}},
+                                          Attrs{{"transpose_a", true}, {"transpose_b", false}},
+                                          Attrs{{"transpose_a", true}, {"transpose_b", true}}};
+  return execute(op, {a, b}, attrs[(transpose_a ? 2 : 0) + (transpose_b ? 1 : 0)]);
 }
 
 }  // namespace tl
