@@ -119,7 +119,7 @@ void Executor::run_op(const Step& step) {
                         *step.attrs,
                         outputs,
                         step.node->subgraphs,
-                        &kernel_states_[static_cast<std::size_t>(&step - steps_.data())],
+                        &(plan_ != nullptr ? plan_->kernel_states : kernel_states_)[static_cast<std::size_t>(&step - steps_.data())],
                         step.node->variables,
                         specialize_};
   step.kernel(context);

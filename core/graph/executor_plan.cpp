@@ -55,6 +55,7 @@ Executor::Executor(std::shared_ptr<const Graph> graph, bool specialize)
   if (static_) {
     auto plan = std::make_unique<Plan>();
     plan->value_meta = value_meta_;
+    plan->kernel_states.resize(steps_.size());
     plan_slots(*plan);
     last_plan_ = plan.get();
     plans_.push_back(std::move(plan));
@@ -162,6 +163,7 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
   for (const Tensor& input : inputs) plan->input_shapes.push_back(input.shape());
   plan->value_meta.reserve(plan->metas.size());
   for (const TensorMeta& meta : plan->metas) plan->value_meta.push_back(&meta);
+  plan->kernel_states.resize(steps_.size());
   plan_slots(*plan);
   return plan;
 }

@@ -126,29 +126,67 @@ void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
   ctx.output() = results.back();
 }
 
+/// The program of a node's body, compiled once per node, and what running it on whole tensors last needed (the
+/// kernel's state): a plan's node runs on inputs of the same metas call after call, so the members' shape rules
+/// run once per input metas, and small intermediate results keep their buffers between calls.
+struct FusedState final : KernelState {
+  std::shared_ptr<const Graph> body;
+  Program program;
+  std::vector<std::size_t> last_use;     ///< per step: the last step that reads its result
+  std::vector<TensorMeta> input_metas;   ///< the inputs step_metas were inferred for
+  std::vector<TensorMeta> step_metas;    ///< each step's result meta (the last one's is the output's)
+  std::vector<Tensor> held;              ///< per step: its small result buffer, kept (undefined: from the pool)
+  std::vector<Tensor> results;           ///< per step, during a run
+  std::vector<const Tensor*> operands;   ///< one step's operands, during a run
+};
+
+/// Intermediate results up to this size keep their buffers in the node's state; larger ones come from the
+/// per-thread scratch pool each call.
+constexpr std::int64_t kHeldBytes = std::int64_t{64} << 10;
+
 /// Runs the program on whole tensors; the last step writes straight into `out`.
-void run_whole(const Program& program, TensorRefs inputs, Tensor& out) {
-  std::vector<Tensor> results(program.size());
-  std::vector<std::size_t> last_use(program.size(), 0);  // results are dropped after their last reader, so the
-  for (std::size_t j = 0; j < program.size(); ++j)       // scratch pool cycles through a few tensors
-    for (const Operand& o : program[j].operands)
-      if (o.is_result) last_use[o.index] = j;
+void run_whole(FusedState& s, TensorRefs inputs, Tensor& out) {
+  const Program& program = s.program;
+  bool same = s.input_metas.size() == inputs.size();
+  for (std::size_t i = 0; i < inputs.size() && same; ++i) same = s.input_metas[i] == inputs[i].meta();
+  if (!same) {  // kept only once every step's meta is inferred
+    std::vector<TensorMeta> step_metas(program.size());
+    for (std::size_t j = 0; j + 1 < program.size(); ++j) {
+      std::vector<const TensorMeta*> metas;
+      for (const Operand& o : program[j].operands)
+        metas.push_back(o.is_result ? &step_metas[o.index] : &inputs[o.index].meta());
+      program[j].op->infer(metas, no_attrs(), std::span<TensorMeta>(&step_metas[j], 1));
+    }
+    s.step_metas = std::move(step_metas);
+    s.input_metas.clear();
+    for (const Tensor& x : inputs) s.input_metas.push_back(x.meta());
+    s.held.assign(program.size(), Tensor());
+  }
+  s.results.assign(program.size(), Tensor());
   for (std::size_t j = 0; j < program.size(); ++j) {
-    if (j > 0)
+    if (j > 0)  // results are dropped after their last reader, so the scratch pool cycles through a few tensors
       for (const Operand& o : program[j - 1].operands)
-        if (o.is_result && last_use[o.index] == j - 1) results[o.index] = Tensor();
-    std::vector<Tensor> operands = operands_of(program[j], inputs, results);
+        if (o.is_result && s.last_use[o.index] == j - 1) s.results[o.index] = Tensor();
+    s.operands.clear();
+    for (const Operand& o : program[j].operands) s.operands.push_back(o.is_result ? &s.results[o.index] : &inputs[o.index]);
+    const TensorRefs operands(s.operands.data(), s.operands.size());
     if (j + 1 == program.size()) {
       program[j].op->run(operands, no_attrs(), std::span<Tensor>(&out, 1));
-      return;
+      break;
     }
-    std::vector<const TensorMeta*> metas;
-    for (const Tensor& t : operands) metas.push_back(&t.meta());
-    TensorMeta meta;
-    program[j].op->infer(metas, no_attrs(), std::span<TensorMeta>(&meta, 1));
-    results[j] = scratch_tensor(meta);
-    program[j].op->run(operands, no_attrs(), std::span<Tensor>(&results[j], 1));
+    // A held buffer is this node's alone: the pool hands out only tensors nobody else holds, and results are
+    // released at the end of every run.
+    const TensorMeta& meta = s.step_metas[j];
+    Tensor& held = s.held[j];
+    if (!held.defined()) {
+      s.results[j] = scratch_tensor(meta);
+      if (meta.shape.num_elements() * static_cast<std::int64_t>(dtype_size(meta.dtype)) <= kHeldBytes) held = s.results[j];
+    } else {
+      s.results[j] = held;
+    }
+    program[j].op->run(operands, no_attrs(), std::span<Tensor>(&s.results[j], 1));
   }
+  std::fill(s.results.begin(), s.results.end(), Tensor());
 }
 
 constexpr std::int64_t kChunk = 4096;  // elements per chunk: a few 16 KiB arrays stay in L1/L2
@@ -199,12 +237,12 @@ void run_chunked(const Program& program, TensorRefs inputs, const Tensor& out) {
   }
 }
 
-void run(const Program& program, KernelContext& ctx) {
+void run(FusedState& state, KernelContext& ctx) {
   Tensor out = ctx.output();
   bool chunkable = out.num_elements() > kChunk;
   for (const Tensor& x : ctx.inputs) chunkable &= x.shape() == out.shape() || x.num_elements() == 1;
-  if (chunkable) run_chunked(program, ctx.inputs, out);
-  else run_whole(program, ctx.inputs, out);
+  if (chunkable) run_chunked(state.program, ctx.inputs, out);
+  else run_whole(state, ctx.inputs, out);
 }
 
 /// Replays the members with public execution (recorded by any outer tape or tracer), then applies their
@@ -234,19 +272,19 @@ void gradient(const Program& program, const GradContext& c, std::span<Tensor> d)
   }
 }
 
-/// The program of a node's body, compiled once per node (the kernel's state).
-struct FusedState final : KernelState {
-  std::shared_ptr<const Graph> body;
-  Program program;
-};
-
-const Program& program_of(const KernelContext& c) {
+/// The node's state, its program compiled for the current body.
+FusedState& state_of(const KernelContext& c) {
   auto& state = c.state<FusedState>();
   if (state.body != c.subgraphs[0]) {
+    state = FusedState{};
     state.program = compile(*c.subgraphs[0]);
+    state.last_use.assign(state.program.size(), 0);
+    for (std::size_t j = 0; j < state.program.size(); ++j)
+      for (const Operand& o : state.program[j].operands)
+        if (o.is_result) state.last_use[o.index] = j;
     state.body = c.subgraphs[0];
   }
-  return state.program;
+  return state;
 }
 
 }  // namespace
@@ -269,7 +307,7 @@ void register_graph_structured_ops() {
         .subgraphs(1)
         .traits(trait::elementwise)
         .shape_fn([](ShapeContext& c) { infer(compile(*c.subgraphs[0]), c.subgraphs[0]->inputs().size(), c); })
-        .kernel([](KernelContext& c) { run(program_of(c), c); })
+        .kernel([](KernelContext& c) { run(state_of(c), c); })
         .gradient([](const GradContext& c, std::span<Tensor> d) { gradient(compile(*c.subgraphs[0]), c, d); });
   });
 }

@@ -97,6 +97,9 @@ class Executor {
     std::vector<Tensor> slots;                   ///< the buffers
     std::vector<std::size_t> meta_class;         ///< per value: equal metas share a number (slotted values only)
     std::vector<std::size_t> slot_meta_of;       ///< per slot: the meta_class its tensor has (npos: unknown)
+    /// Per step: what its kernel keeps between calls (e.g. a reduction's plan for its input shape), per plan so
+    /// that calls alternating between input shapes each find their own.
+    std::vector<std::unique_ptr<KernelState>> kernel_states;
   };
 
   class RunScope;
@@ -135,7 +138,7 @@ class Executor {
   bool specializes_ = false;
   bool specialize_ = true;  ///< as constructed: also passed to kernels for the executors of their sub-graphs
   std::vector<std::unique_ptr<Plan>> plans_;  ///< static: the one plan; specializing: most recent last
-  std::vector<std::unique_ptr<KernelState>> kernel_states_;  ///< per step: what its kernel keeps between calls
+  std::vector<std::unique_ptr<KernelState>> kernel_states_;  ///< per step, for runs without a plan (dynamic)
   Plan* last_plan_ = nullptr;
 
   // Per-call state: kept between calls so a call needs no heap allocation for it.
