@@ -36,12 +36,14 @@ function tracelabModel() {
   return model;
 }
 
+/** The step as the C++ runner's (RaggedTrainer::step) writes it, variable list read once after the build. */
 function tracelabStep(model, optimizer) {
+  let vars = null;
   return (x, y) => {
     const tape = new tl.GradientTape();
     const prediction = tl.reshape(model.apply(tl.max(x, 1, true)), [-1]);
     const loss = tl.losses.meanSquaredError(y, prediction);
-    const vars = model.trainableWeights;
+    vars ??= model.trainableWeights;
     const grads = tape.gradient(loss, vars);
     tape.dispose();
     optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));

@@ -4,6 +4,12 @@ import { guard, guardCall, InvalidArgument } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { checkOptions, describeValue } from './values.mjs';
 
+/** The options of tl.GradientTape and of its gradient(), and how errors name them. */
+const TAPE_OPTIONS = { persistent: 'boolean', watchAccessedVariables: 'boolean' };
+const TAPE_WHAT = { what: 'tl.GradientTape' };
+const GRADIENT_OPTIONS = { unconnectedGradients: (v) => (v === 'none' || v === 'zero' ? null : "'none' or 'zero'") };
+const GRADIENT_WHAT = { what: 'GradientTape.gradient' };
+
 export function makeAutodiff(engine, toTensor) {
   const core = engine.core;
   const variablesById = new Map();
@@ -70,8 +76,7 @@ export function makeAutodiff(engine, toTensor) {
   /** Records ops from construction until stopRecording() (or dispose()); gradient() differentiates them. */
   class GradientTape {
     constructor(options) {
-      const { persistent = false, watchAccessedVariables = true } = checkOptions(
-        options, { persistent: 'boolean', watchAccessedVariables: 'boolean' }, { what: 'tl.GradientTape' });
+      const { persistent = false, watchAccessedVariables = true } = checkOptions(options, TAPE_OPTIONS, TAPE_WHAT);
       this.id = guardCall(core.tapeNew, persistent, watchAccessedVariables);
     }
     watch(...sources) { guard(() => core.tapeWatch(this.id, sources.flat().map(source))); }
@@ -81,9 +86,7 @@ export function makeAutodiff(engine, toTensor) {
      * may be a single tensor/variable (then one result) or an array.
      */
     gradient(target, sources, options) {
-      const { unconnectedGradients = 'none' } = checkOptions(options, {
-        unconnectedGradients: (v) => (v === 'none' || v === 'zero' ? null : "'none' or 'zero'"),
-      }, { what: 'GradientTape.gradient' });
+      const { unconnectedGradients = 'none' } = checkOptions(options, GRADIENT_OPTIONS, GRADIENT_WHAT);
       const list = Array.isArray(sources) ? sources : [sources];
       if (!(target instanceof Tensor)) {
         const got = target === null ? 'null' : target instanceof Variable ? 'a variable (read() it)' : typeof target;

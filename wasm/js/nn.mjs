@@ -14,6 +14,11 @@ const positive = (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'a positive 
 const padding = (v) => (v === 'valid' || v === 'same' ? null : "'valid' or 'same'");
 
 /** Each layer class's options (the keys of tl.layers.<name>(options)) and the kind of value each takes. */
+/** The options of Layer.apply. */
+const APPLY_OPTIONS = { training: 'boolean' };
+/** The options of the tl.losses functions. */
+const LOSS_OPTIONS = { fromLogits: 'boolean' };
+
 const LAYER_OPTIONS = {
   Dense: { units: positive, activation: 'string', useBias: 'boolean', seed: 'count', name: 'string' },
   Conv2D: { filters: positive, kernelSize: size2, strides: size2, padding, activation: 'string', useBias: 'boolean',
@@ -62,7 +67,10 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       this.className = config.className;
     }
     apply(x, options) {
-      const { training = false } = checkOptions(options, { training: 'boolean' }, { what: `${this.className}.apply` });
+      const { training = false } = options === undefined ? {}
+        : checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` });
+      if (x instanceof Tensor && !x.isDisposed)  // nothing to convert (the core checks the dtype)
+        return engine.wrapResults(guardCall(core.layerCall, this.id, x.id, training))[0];
       return withTensors((convert) => {
         const input = convert(x, 'float32', `${this.className}.apply`);
         return engine.wrapResults(guardCall(core.layerCall, this.id, input.id, training))[0];
@@ -106,13 +114,16 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
   };
 
   // kind: the core's loss code (loss_call in wasm/nn_api.cpp).
-  const loss = (name, kind) => (labels, predictions, options) => {
-    const { fromLogits = false } = checkOptions(options, { fromLogits: 'boolean' }, { what: `tl.losses.${name}` });
-    return withTensors((convert) => {
-      const y = convert(labels, 'float32', `losses.${name}`);
-      const p = convert(predictions, 'float32', `losses.${name}`);
-      return engine.wrapResults(guardCall(core.lossCall, kind, y.id, p.id, fromLogits))[0];
-    });
+  const loss = (name, kind) => {
+    const what = `losses.${name}`, options = { what: `tl.losses.${name}` };
+    return (labels, predictions, given) => {
+      const { fromLogits = false } = checkOptions(given, LOSS_OPTIONS, options);
+      return withTensors((convert) => {
+        const y = convert(labels, 'float32', what);
+        const p = convert(predictions, 'float32', what);
+        return engine.wrapResults(guardCall(core.lossCall, kind, y.id, p.id, fromLogits))[0];
+      });
+    };
   };
   const losses = {
     meanSquaredError: loss('meanSquaredError', 0),

@@ -132,10 +132,17 @@ export function makeOps(engine, makeTensor, isVariable) {
     if (attrs === undefined || attrs === null) return;
     if (typeof attrs !== 'object' || Array.isArray(attrs) || attrs instanceof Tensor)
       throw new InvalidArgument(`${name}: attributes are ${describeValue(attrs)}; expected an object {name: value}`);
-    const accepted = info.attrs.map((a) => a.name);
-    for (const key of Object.keys(attrs))  // unknown names first: a misspelt one matters more than a bad value
-      if (!accepted.includes(key))
+    let dtypes = false;
+    for (const key in attrs) {  // unknown names first: a misspelt one matters more than a bad value
+      if (!Object.hasOwn(attrs, key)) continue;
+      const k = info.attrIndex.get(key);
+      if (k === undefined) {
+        const accepted = info.attrs.map((a) => a.name);
         throw new InvalidArgument(`${name}: unknown attribute '${key}'; accepted attributes: ${accepted.join(', ') || 'none'}`);
+      }
+      dtypes = dtypes || info.attrs[k].type === 'dtype';
+    }
+    if (!dtypes) return;
     for (const spec of info.attrs)
       if (spec.type === 'dtype' && attrs[spec.name] !== undefined) toDtype(attrs[spec.name], { what: name, root: `attribute '${spec.name}'` });
   }
