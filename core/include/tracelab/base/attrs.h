@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <cstring>
 #include <initializer_list>
 #include <iosfwd>
 #include <new>
@@ -63,16 +64,32 @@ class AttrName {
   const char* data() const noexcept { return size_ > kInline ? heap_ : inline_; }
   std::size_t size() const noexcept { return size_; }
 
-  friend bool operator==(const AttrName& a, std::string_view b) noexcept { return a.view() == b; }
-  friend bool operator==(std::string_view a, const AttrName& b) noexcept { return a == b.view(); }
-  friend bool operator==(const AttrName& a, const AttrName& b) noexcept { return a.view() == b.view(); }
-  friend bool operator==(const AttrName& a, const std::string& b) noexcept { return a.view() == b; }
-  friend bool operator==(const std::string& a, const AttrName& b) noexcept { return a == b.view(); }
-  friend bool operator==(const AttrName& a, const char* b) noexcept { return a.view() == b; }
-  friend bool operator!=(const AttrName& a, std::string_view b) noexcept { return a.view() != b; }
-  friend bool operator!=(const AttrName& a, const std::string& b) noexcept { return a.view() != b; }
-  friend bool operator!=(const AttrName& a, const char* b) noexcept { return a.view() != b; }
-  friend bool operator!=(const AttrName& a, const AttrName& b) noexcept { return a.view() != b.view(); }
+  /// Equal names; compared inline, eight bytes at a time (names are short: a memcmp call costs more, in
+  /// WebAssembly most of all, and every attribute look-up of an eager op compares a few).
+  bool equals(std::string_view other) const noexcept {
+    if (other.size() != size_) return false;
+    const char *a = data(), *b = other.data();
+    std::size_t n = size_;
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, a, 8);
+      std::memcpy(&y, b, 8);
+      if (x != y) return false;
+    }
+    for (; n > 0; --n, ++a, ++b)
+      if (*a != *b) return false;
+    return true;
+  }
+  friend bool operator==(const AttrName& a, std::string_view b) noexcept { return a.equals(b); }
+  friend bool operator==(std::string_view a, const AttrName& b) noexcept { return b.equals(a); }
+  friend bool operator==(const AttrName& a, const AttrName& b) noexcept { return a.equals(b.view()); }
+  friend bool operator==(const AttrName& a, const std::string& b) noexcept { return a.equals(b); }
+  friend bool operator==(const std::string& a, const AttrName& b) noexcept { return b.equals(a); }
+  friend bool operator==(const AttrName& a, const char* b) noexcept { return a.equals(b); }
+  friend bool operator!=(const AttrName& a, std::string_view b) noexcept { return !a.equals(b); }
+  friend bool operator!=(const AttrName& a, const std::string& b) noexcept { return !a.equals(b); }
+  friend bool operator!=(const AttrName& a, const char* b) noexcept { return !a.equals(b); }
+  friend bool operator!=(const AttrName& a, const AttrName& b) noexcept { return !a.equals(b.view()); }
   friend std::ostream& operator<<(std::ostream& out, const AttrName& name);
 
  private:
