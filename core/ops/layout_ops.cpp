@@ -65,7 +65,7 @@ Shape reshape_shape(const Shape& in, const Ints& sizes) {
                           count_known ? cat(" (", in_known, " elements)") : std::string(), " into shape ",
                           ints_str(sizes)));
   };
-  Shape out{Dims(sizes.begin(), sizes.end())};
+  Shape out(sizes.data(), sizes.data() + sizes.size());
   std::int64_t requested = has_zero ? 0 : known;
   if (unknown < 0) {
     if (count_known && requested != in_known) throw fail();

@@ -40,6 +40,12 @@ void same_as_input(ShapeContext& ctx) {
 
 void broadcast_all(ShapeContext& ctx) {
   expect_same_dtypes(ctx);
+  bool same = true;  // equal shapes broadcast to themselves (the common case: no new dims to build)
+  for (std::size_t i = 1; i < ctx.inputs.size() && same; ++i) same = ctx.input(i).shape == ctx.input(0).shape;
+  if (same) {
+    ctx.output() = ctx.input(0);
+    return;
+  }
   Shape shape = ctx.input(0).shape;
   for (std::size_t i = 1; i < ctx.inputs.size(); ++i)
     shape = broadcast_shapes(ctx.op.name().c_str(), shape, ctx.input(i).shape);
