@@ -140,6 +140,14 @@ TEST_CASE("errors: attributes are checked by the funnel") {
     CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose_b"));
     CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose"));
     CHECK(tl::Attrs{{"", 1}}.has(""));
+    // Compared eight bytes at a time, then the tail: a difference in each part, and names held on the heap.
+    CHECK(!tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgX_x"));
+    CHECK(!tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgh_y"));
+    CHECK(tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgh_x"));
+    const std::string long_name(40, 'n'), other = long_name.substr(0, 39) + "m";
+    CHECK(tl::Attrs{{long_name, 1}}.has(long_name));
+    CHECK(!tl::Attrs{{long_name, 1}}.has(other));
+    CHECK(!tl::Attrs{{long_name, 1}}.has(long_name.substr(0, 39)));
   }
   SUBCASE("Attrs itself") {
     tl::Attrs attrs{{"axes", tl::Ints{1, 2}}, {"keepdims", true}, {"n", 3}, {"dtype", tl::int32}};

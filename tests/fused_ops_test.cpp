@@ -88,6 +88,52 @@ TEST_CASE("graph/fused_elementwise: the same values as the unfused chain, chunke
   }
 }
 
+TEST_CASE("graph/fused_elementwise: a node's kept metas and buffers follow its inputs from call to call") {
+  // One node state across calls (a kernel state slot, as an executor's node has): the members' metas and the
+  // small intermediates are kept for the last input metas, inferred again when they change.
+  Body body = chain_body({f32({-1, -1}), f32({-1}), f32({-1, 1})});
+  std::unique_ptr<KernelState> state;
+  auto call = [&](const std::vector<Tensor>& inputs) {
+    Tensor out = Tensor::empty(DType::float32, broadcast_shapes("test", broadcast_shapes("test", inputs[0].shape(),
+                                                                                          inputs[1].shape()),
+                                                                inputs[2].shape()));
+    graph::fused_elementwise_op().run(inputs, {}, std::span<Tensor>(&out, 1), std::span(&body, 1), &state);
+    return out;
+  };
+  auto unfused = [](const Tensor& a, const Tensor& b, const Tensor& c) { return sigmoid(a * b + c) - a; };
+  Generator gen(5);
+  std::vector<std::vector<Tensor>> calls = {
+      {gen.uniform({2, 3}), gen.uniform({3}), gen.uniform({2, 1})},
+      {gen.uniform({4, 5}), gen.uniform({5}), gen.uniform({4, 1})},   // new metas: inferred again
+      {gen.uniform({2, 3}), gen.uniform({3}), gen.uniform({2, 1})},   // back: inferred again, not stale
+      {gen.uniform({2, 3}), gen.uniform({3}), gen.uniform({2, 1})}};  // same metas: the kept buffers again
+  std::vector<Tensor> outputs;
+  for (const auto& inputs : calls) {
+    outputs.push_back(call(inputs));
+    CHECK(close(outputs.back(), unfused(inputs[0], inputs[1], inputs[2])));
+  }
+  for (std::size_t i = 0; i < calls.size(); ++i)  // earlier outputs are their own buffers, untouched by later calls
+    CHECK(close(outputs[i], unfused(calls[i][0], calls[i][1], calls[i][2])));
+  // Through a traced function whose generic graph is not planned per shape: one executor, one node state.
+  FunctionOptions options;
+  options.input_signature = {TensorSpec({-1}), TensorSpec({-1})};
+  options.specialize_plans = false;
+  auto f = function([](const Tensor& x, const Tensor& y) { return relu(x * y + 1.f) - x; }, options);
+  for (std::int64_t n : {3, 7, 3, 3}) {
+    Tensor x = gen.uniform({n}), y = gen.uniform({n});
+    CHECK(close(f(x, y), relu(x * y + 1.f) - x));
+  }
+  // Planned per shape (the default), calls alternating between shapes: each plan keeps its own node states (the
+  // fused node's metas, the reduction's plan).
+  FunctionOptions planned;
+  planned.input_signature = {TensorSpec({-1, -1})};
+  auto g = function([](const Tensor& x) { return reduce_sum(relu(x * x + 1.f) - x, {1}); }, planned);
+  for (const Shape& shape : {Shape{2, 3}, Shape{4, 5}, Shape{2, 3}, Shape{4, 5}, Shape{1, 9}}) {
+    Tensor x = gen.uniform(shape);
+    CHECK(close(g(x), reduce_sum(relu(x * x + 1.f) - x, {1})));
+  }
+}
+
 TEST_CASE("graph/fused_elementwise: its gradient is the members' gradients chained, eagerly and traced") {
   Generator gen(5);
   Variable a(gen.uniform({2, 3})), b(gen.uniform({3})), c(gen.uniform({2, 3}));

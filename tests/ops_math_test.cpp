@@ -137,6 +137,17 @@ TEST_CASE("ops/add: broadcasts") {
     CHECK(y.shape() == tl::Shape{2, 3});
     CHECK(fv(y) == F{11, 12, 13, 21, 22, 23});
   }
+  SUBCASE("as many elements on both sides, shapes differing in size-1 dims: (1,1,3) + (3,), (3,1) - (1,3,1)") {
+    auto y = tl::add(tl::constant({1.f, 2.f, 3.f}, {1, 1, 3}), tl::constant({10.f, 20.f, 30.f}));
+    CHECK(y.shape() == tl::Shape{1, 1, 3});
+    CHECK(fv(y) == F{11, 22, 33});
+    auto z = tl::sub(tl::constant({1.f, 2.f, 3.f}, {3, 1}), tl::constant({10.f, 20.f, 30.f}, {1, 3, 1}));
+    CHECK(z.shape() == tl::Shape{1, 3, 1});
+    CHECK(fv(z) == F{-9, -18, -27});
+    auto w = tl::sub(tl::constant({1.f, 2.f, 3.f}, {1, 3}), tl::constant({10.f, 20.f, 30.f}, {3, 1}));  // (3, 3)
+    CHECK(w.shape() == tl::Shape{3, 3});
+    CHECK(fv(w) == F{-9, -8, -7, -19, -18, -17, -29, -28, -27});
+  }
   SUBCASE("rank 0 with rank 3, either side") {
     auto x = iota({2, 2, 2});
     auto y = tl::add(tl::scalar(100.f), x);

@@ -114,12 +114,13 @@ void Executor::run_op(const Step& step) {
   const TensorRefs args(args_.data(), step.num_inputs);
   prepare_outputs(step, args);
   std::span<Tensor> outputs(values_.data() + step.first_output, step.num_outputs);
+  auto& states = plan_ != nullptr ? plan_->kernel_states : kernel_states_;
   KernelContext context{*step.op,
                         args,
                         *step.attrs,
                         outputs,
                         step.node->subgraphs,
-                        &(plan_ != nullptr ? plan_->kernel_states : kernel_states_)[static_cast<std::size_t>(&step - steps_.data())],
+                        &states[static_cast<std::size_t>(&step - steps_.data())],
                         step.node->variables,
                         specialize_};
   step.kernel(context);

@@ -168,7 +168,8 @@ void run_whole(FusedState& s, TensorRefs inputs, Tensor& out) {
       for (const Operand& o : program[j - 1].operands)
         if (o.is_result && s.last_use[o.index] == j - 1) s.results[o.index] = Tensor();
     s.operands.clear();
-    for (const Operand& o : program[j].operands) s.operands.push_back(o.is_result ? &s.results[o.index] : &inputs[o.index]);
+    for (const Operand& o : program[j].operands)
+      s.operands.push_back(o.is_result ? &s.results[o.index] : &inputs[o.index]);
     const TensorRefs operands(s.operands.data(), s.operands.size());
     if (j + 1 == program.size()) {
       program[j].op->run(operands, no_attrs(), std::span<Tensor>(&out, 1));
@@ -180,7 +181,8 @@ void run_whole(FusedState& s, TensorRefs inputs, Tensor& out) {
     Tensor& held = s.held[j];
     if (!held.defined()) {
       s.results[j] = scratch_tensor(meta);
-      if (meta.shape.num_elements() * static_cast<std::int64_t>(dtype_size(meta.dtype)) <= kHeldBytes) held = s.results[j];
+      const std::int64_t bytes = meta.shape.num_elements() * static_cast<std::int64_t>(dtype_size(meta.dtype));
+      if (bytes <= kHeldBytes) held = s.results[j];
     } else {
       s.results[j] = held;
     }
