@@ -132,3 +132,21 @@ TEST_CASE("fuzz/op_call: fused_elementwise reuses small intermediates but does n
   // A 2049 x 2049 float32 intermediate is 16.02 MiB, above the pool's 16 MiB per tensor: allocated per call.
   CHECK(allocations_of_second_call(tl::ones({2049, 1}), tl::ones({1, 2049})) == 2);
 }
+
+// Found by fuzz_op_call (its gradient check sums an op's output over every axis): a zero-size tensor whose other
+// dims multiply past INT64_MAX overflowed the reduction's element count (signed overflow, UB) while it planned.
+// Each output value of an empty input now reduces nothing, without a plan.
+TEST_CASE("fuzz/op_call: reducing a zero-size tensor whose other dims are huge") {
+  const std::int64_t huge = 8102256588036767743;
+  tl::Tensor x = tl::zeros({76000000, huge, 0});
+  CHECK(x.num_elements() == 0);
+  CHECK(tl::reduce_sum(x, {}).to_vector<float>() == std::vector<float>{0.f});
+  CHECK(tl::reduce_sum(x, {0, 1}).shape() == tl::Shape{0});  // nothing to write
+  CHECK(std::isnan(tl::reduce_mean(x, {}).item<float>()));
+  // Kept dims with values, reduced dims empty: the same identities as for a small empty input.
+  tl::Tensor y = tl::zeros({huge, 3, 0});
+  CHECK(tl::reduce_max(y, {0, 2}).to_vector<float>() == tl::reduce_max(tl::zeros({2, 3, 0}), {0, 2}).to_vector<float>());
+  CHECK(tl::reduce_sum(y, {0, 2}).to_vector<float>() == std::vector<float>{0.f, 0.f, 0.f});
+  CHECK_THROWS_WITH(tl::reduce_mean(tl::zeros({huge, 3, 0}, tl::int32), {0, 2}),
+                    doctest::Contains("reduce_mean: the mean of zero int32 elements is undefined"));
+}

@@ -247,16 +247,24 @@ void reduce_kernel(KernelContext& ctx) {
   using A = typename Accumulator<K, T>::type;
   const Tensor& x = ctx.input(0);
   const Tensor& out = ctx.output();
-  const ReducePlan& plan = reduce_plan(ctx);
-  const std::int64_t count = plan.count;
   std::int64_t size = out.num_elements();
+  if (size == 0) return;  // nothing to write
+  // An empty input's other dims may multiply past any size: each output value then reduces nothing (the
+  // reduction's identity, a mean 0 / 0), without a plan.
+  const bool empty = x.num_elements() == 0;
+  const ReducePlan* plan = empty ? nullptr : &reduce_plan(ctx);
+  const std::int64_t count = empty ? 0 : plan->count;
+  auto reduce_into = [&](A* dst) {
+    if (empty) std::fill_n(dst, size, identity<K, A>());
+    else reduce_planned<K>(x.data<T>(), *plan, dst);
+  };
   T* po = out.mutable_data<T>();
   if constexpr (std::is_same_v<A, T>) {
-    reduce_planned<K>(x.data<T>(), plan, po);
+    reduce_into(po);
     if constexpr (K == Reduction::mean) ArrayMap<T>(po, size) /= static_cast<T>(count);  // 0 / 0 = nan
   } else {
     std::vector<A> acc(static_cast<std::size_t>(size));
-    reduce_planned<K>(x.data<T>(), plan, acc.data());
+    reduce_into(acc.data());
     if constexpr (K == Reduction::mean) {
       // |sum| < 2^63 needs count <= 2^32 (16 GiB of int32: a guard, not a real limit).
       TL_CHECK(count > 0 && count <= (std::int64_t{1} << 32), InvalidArgument, ctx.op.name(),
