@@ -103,18 +103,15 @@ std::vector<Tensor> operands_of(const Step& step, const Inputs& inputs, const st
   return values;
 }
 
-/// Shape rule: one float32 input per body input; each member's own shape rule on the metas so far; the last result.
-void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
-  TL_CHECK(ctx.inputs.size() == num_inputs, InvalidArgument, "fused_elementwise: expected ", num_inputs,
-           " input(s) (one per body input), got ", ctx.inputs.size());
-  for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
-    TL_CHECK(ctx.input(i).dtype == DType::float32, DTypeError, "fused_elementwise: input ", i,
-             " must be float32, got ", meta_str(ctx.input(i)));
+/// Each member's result meta for body inputs of `inputs` (`input(i)` gives input i's meta): the members' own shape
+/// rules in order, errors naming the member; every result must be float32.
+template <class Input>
+std::vector<TensorMeta> member_metas(const Program& program, Input&& input) {
   std::vector<TensorMeta> results(program.size());
   for (std::size_t j = 0; j < program.size(); ++j) {
     const Step& step = program[j];
     std::vector<const TensorMeta*> metas;
-    for (const Operand& o : step.operands) metas.push_back(o.is_result ? &results[o.index] : &ctx.input(o.index));
+    for (const Operand& o : step.operands) metas.push_back(o.is_result ? &results[o.index] : &input(o.index));
     try {
       step.op->infer(metas, no_attrs(), std::span<TensorMeta>(&results[j], 1));
     } catch (const Error&) {
@@ -123,7 +120,17 @@ void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
     TL_CHECK(results[j].dtype == DType::float32, DTypeError, "fused_elementwise: body ", step.label, " gives ",
              meta_str(results[j]), "; only float32 results can be fused");
   }
-  ctx.output() = results.back();
+  return results;
+}
+
+/// Shape rule: one float32 input per body input; each member's own shape rule on the metas so far; the last result.
+void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
+  TL_CHECK(ctx.inputs.size() == num_inputs, InvalidArgument, "fused_elementwise: expected ", num_inputs,
+           " input(s) (one per body input), got ", ctx.inputs.size());
+  for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
+    TL_CHECK(ctx.input(i).dtype == DType::float32, DTypeError, "fused_elementwise: input ", i,
+             " must be float32, got ", meta_str(ctx.input(i)));
+  ctx.output() = member_metas(program, [&](std::size_t i) -> const TensorMeta& { return ctx.input(i); }).back();
 }
 
 /// The program of a node's body, compiled once per node, and what running it on whole tensors last needed (the
@@ -150,14 +157,7 @@ void run_whole(FusedState& s, TensorRefs inputs, Tensor& out) {
   bool same = s.input_metas.size() == inputs.size();
   for (std::size_t i = 0; i < inputs.size() && same; ++i) same = s.input_metas[i] == inputs[i].meta();
   if (!same) {  // kept only once every step's meta is inferred
-    std::vector<TensorMeta> step_metas(program.size());
-    for (std::size_t j = 0; j + 1 < program.size(); ++j) {
-      std::vector<const TensorMeta*> metas;
-      for (const Operand& o : program[j].operands)
-        metas.push_back(o.is_result ? &step_metas[o.index] : &inputs[o.index].meta());
-      program[j].op->infer(metas, no_attrs(), std::span<TensorMeta>(&step_metas[j], 1));
-    }
-    s.step_metas = std::move(step_metas);
+    s.step_metas = member_metas(program, [&](std::size_t i) -> const TensorMeta& { return inputs[i].meta(); });
     s.input_metas.clear();
     for (const Tensor& x : inputs) s.input_metas.push_back(x.meta());
     s.held.assign(program.size(), Tensor());

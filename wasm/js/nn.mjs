@@ -13,12 +13,12 @@ const size2 = (v) => ((Number.isSafeInteger(v) && v >= 1) ||
 const positive = (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'a positive integer');
 const padding = (v) => (v === 'valid' || v === 'same' ? null : "'valid' or 'same'");
 
-/** Each layer class's options (the keys of tl.layers.<name>(options)) and the kind of value each takes. */
 /** The options of Layer.apply. */
 const APPLY_OPTIONS = { training: 'boolean' };
 /** The options of the tl.losses functions. */
 const LOSS_OPTIONS = { fromLogits: 'boolean' };
 
+/** Each layer class's options (the keys of tl.layers.<name>(options)) and the kind of value each takes. */
 const LAYER_OPTIONS = {
   Dense: { units: positive, activation: 'string', useBias: 'boolean', seed: 'count', name: 'string' },
   Conv2D: { filters: positive, kernelSize: size2, strides: size2, padding, activation: 'string', useBias: 'boolean',
@@ -69,12 +69,9 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     apply(x, options) {
       const { training = false } = options === undefined ? {}
         : checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` });
-      if (x instanceof Tensor && !x.isDisposed)  // nothing to convert (the core checks the dtype)
-        return engine.wrapResults(guardCall(core.layerCall, this.id, x.id, training))[0];
-      return withTensors((convert) => {
-        const input = convert(x, 'float32', `${this.className}.apply`);
-        return engine.wrapResults(guardCall(core.layerCall, this.id, input.id, training))[0];
-      });
+      const call = (input) => engine.wrapResults(guardCall(core.layerCall, this.id, input.id, training))[0];
+      if (x instanceof Tensor && !x.isDisposed) return call(x);  // nothing to convert (the core checks the dtype)
+      return withTensors((convert) => call(convert(x, 'float32', `${this.className}.apply`)));
     }
     /** Same as apply (Keras' __call__). */
     call(x, options) { return this.apply(x, options); }

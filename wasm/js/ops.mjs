@@ -94,7 +94,6 @@ export function makeOps(engine, makeTensor, isVariable) {
     return true;
   }
 
-
   /**
    * The inputs followed by the attributes as numbers, for the staging area (decode_attrs in wasm/tensor_api.cpp):
    * per attribute its index in info.attrs, then bool 0/1 | int | float | dtype code | ints as a count and the

@@ -1,8 +1,6 @@
 // Helpers for gradient rules (private to core/ops). Gradient rules use public ops only, so these do too.
 #pragma once
 
-#include <algorithm>
-
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/reduce.h"
 

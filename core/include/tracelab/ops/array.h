@@ -18,7 +18,7 @@ namespace tl {
 // ---- shape and layout ----
 /// x with a new shape of the same element count; at most one entry of `shape` may be -1.
 Tensor reshape(const Tensor& x, const Ints& shape);
-Tensor reshape(const Tensor& x, Ints&& shape);
+Tensor reshape(const Tensor& x, Ints&& shape);  ///< the same, the dims moved into the op's attributes
 /// Permutes the dims: output dim i is input dim perm[i]. An empty perm reverses the dims.
 Tensor transpose(const Tensor& x, const Ints& perm = {});
 /// Inserts a size-1 dim at `axis`, which may be in [-rank-1, rank] (negative counts from the end).
