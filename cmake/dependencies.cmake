@@ -45,6 +45,16 @@ if(EMSCRIPTEN)
   # Node 20 and current Chromium run both.
   set(TRACELAB_WASM_FLAGS ${exception_flags} -msimd128 -mbulk-memory)
   set(TRACELAB_WASM_LINK_FLAGS -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB)
+  # Link-time optimization of the core and the bridge: their objects are compiled to LLVM bitcode (-flto=thin) and
+  # wasm-ld optimizes them together when it links an executable, inlining across files (an eager op's funnel,
+  # the tensor allocation, the kernel's call). The eager ragged step is ~9% faster. Only the compile step gets the
+  # flag: em++ given -flto at link time asks for LTO builds of the system libraries, which Debian's frozen
+  # Emscripten cache does not hold; bitcode objects in a plain link are optimized all the same.
+  option(TRACELAB_WASM_LTO "Compile the WASM core and bridge for link-time optimization (-flto=thin)" ON)
+  set(TRACELAB_WASM_LTO_FLAGS "")
+  if(TRACELAB_WASM_LTO)
+    set(TRACELAB_WASM_LTO_FLAGS -flto=thin)
+  endif()
 else()
   target_link_libraries(tracelab_json INTERFACE nlohmann_json::nlohmann_json)
   if(TRACELAB_BUILD_TESTS)

@@ -149,8 +149,10 @@ val function_call(double id, const val& args) {
 double function_call_staged(double id, double count) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
-    std::vector<Tensor> staged = staged_tensors(count, f.options().name);
-    std::vector<AnyArg> args(staged.begin(), staged.end());
+    std::span<const double> handles = staged_numbers(count, f.options().name);
+    std::vector<AnyArg> args;
+    args.reserve(handles.size());
+    for (double handle : handles) args.emplace_back(tensors().get(handle));
     return results_of(f(args));
   });
 }

@@ -110,8 +110,10 @@ double variable_handle(const Variable& variable);
 /// A new handle per tensor, as a JS array.
 emscripten::val handles_of(const std::vector<Tensor>& list);
 /// A new handle per tensor, with its meta, written to a buffer in the module's memory that JS reads in one go
-/// (engine.wrapResults): [count, then per tensor: handle, dtype (0 float32, 1 int32, 2 bool), symbolic, rank,
-/// dims... (-1 unknown)], as float64. Returns the buffer's byte address; it is valid until the next such call.
+/// (engine.wrapResults): [count, then per tensor: handle, dtype (0 float32, 1 int32, 2 bool), symbolic, the byte
+/// address of its values (0 for a symbolic tensor), rank, dims... (-1 unknown)], as float64. A tensor's values
+/// stay at their address while it lives, so dataSync reads them without another call. Returns the buffer's byte
+/// address; it is valid until the next such call.
 /// An undefined Tensor in `list` is written as handle 0 (never issued; JS reads it as null) with no meta.
 double results_of(const std::vector<Tensor>& list);
 /// The staging area: JS writes a call's tensor handles (as float64) here and passes only their count, so a call

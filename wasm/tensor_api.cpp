@@ -178,12 +178,14 @@ double results_of(const std::vector<Tensor>& list) {
   buffer.push_back(static_cast<double>(list.size()));
   for (const Tensor& t : list) {
     if (!t.defined()) {  // no tensor (a source the target does not depend on): handle 0, never issued
-      buffer.insert(buffer.end(), {0, 0, 0, 0});
+      buffer.insert(buffer.end(), {0, 0, 0, 0, 0});
       continue;
     }
     buffer.push_back(tensors().add(t));
     buffer.push_back(dtype_code(t.dtype()));
     buffer.push_back(t.is_symbolic() ? 1 : 0);
+    const auto& values = t.impl().buffer;  // a tensor's values never move: JS reads them here (dataSync)
+    buffer.push_back(t.is_symbolic() || !values ? 0 : static_cast<double>(reinterpret_cast<std::uintptr_t>(values->data())));
     buffer.push_back(t.rank());
     for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
   }

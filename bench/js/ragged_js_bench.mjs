@@ -1,9 +1,12 @@
 // The ragged model's train step driven from JavaScript, against the same step driven from C++ (the runner) and
 // the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
 // same initial weights. Prints median step times and ratios; a benchmark, not a test.
-//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--warmup 2000] [--tfjs-steps 500] [--json out.json]
+//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--rounds 3] [--warmup 2000] [--tfjs-steps 500] [--json out.json]
 // Both drivers warm up first (--warmup steps per mode, untimed, on throwaway models): V8 runs WebAssembly on
 // baseline code for the first seconds of a process, and without a warm-up whichever mode runs first pays for it.
+// Then --rounds rounds each time every C++ and JS mode for --steps steps, one after the other: a JS/C++ ratio is
+// taken within a round (two measurements minutes apart see different machine states), and the figures printed are
+// the medians over the rounds, with the rounds' range.
 // The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 const steps = Number(args.steps ?? 2000);
+const rounds = Number(args.rounds ?? 3);
 const warmup = Number(args.warmup ?? 2000);
 const tfjsSteps = Number(args['tfjs-steps'] ?? 500);
 const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
@@ -66,10 +70,18 @@ function timeSteps(count, step) {
   return { times, losses };
 }
 
-const results = {};
+const results = {};  // per figure: {us: one median per round, loss: the first round's losses}
+const record = (name, us, loss) => {
+  results[name] ??= { us: [], loss };
+  results[name].us.push(us);
+};
+
 // 1. C++-driven (the runner): eager, function, signature.
-const cpp = tl.experiments.runRagged({ ...config, warmupSteps: warmup, modes: ['eager', 'function', 'signature'] });
-for (const m of cpp.modes) results[`C++ ${m.mode}`] = { us: m.steady_median_us, loss: m.loss };
+function runCpp(round) {
+  const cpp = tl.experiments.runRagged({ ...config, warmupSteps: round === 0 ? warmup : 0,
+                                         modes: ['eager', 'function', 'signature'] });
+  for (const m of cpp.modes) record(`C++ ${m.mode}`, m.steady_median_us, m.loss);
+}
 
 // 2. JS-driven: eager, tl.function, tl.function with a signature; the signature once more without the call
 //    history a tl.function keeps by default (100 records, for f.calls), as the C++ runner records none.
@@ -83,12 +95,18 @@ function runJs(mode, count) {
                           ...(mode.endsWith('callHistory 0') ? { callHistory: 0 } : {}) });
   const run = timeSteps(count, step);
   model.dispose();
+  step.dispose?.();
   return run;
 }
-for (const mode of ['eager', 'function', 'signature', 'signature, callHistory 0']) {
-  for (let done = 0; done < warmup; done += 100) runJs(mode, Math.min(100, warmup - done));  // as the runner warms up
-  const { times, losses } = runJs(mode, steps);
-  results[`JS ${mode}`] = { us: steady(times, 50), loss: Array.from(losses) };
+const jsModes = ['eager', 'function', 'signature', 'signature, callHistory 0'];
+for (let round = 0; round < rounds; ++round) {
+  runCpp(round);
+  for (const mode of jsModes) {
+    if (round === 0)  // as the runner warms up
+      for (let done = 0; done < warmup; done += 100) runJs(mode, Math.min(100, warmup - done));
+    const { times, losses } = runJs(mode, steps);
+    record(`JS ${mode}`, steady(times, 50), Array.from(losses));
+  }
 }
 
 // 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
@@ -143,20 +161,29 @@ if (tf && tfjsSteps > 0) {
       }, true, weights).dataSync()[0]);
       times[i] = (performance.now() - start) * 1000;
     }
-    results[`TF.js ${backend}`] = { us: steady(times, 50), loss: Array.from(losses) };
+    record(`TF.js ${backend}`, steady(times, 50), Array.from(losses));
     tf.dispose([xs, ys, weights]);
     optimizer.dispose();
   }
 }
 
-const base = results['C++ signature'].us;
-console.log(`ragged train step from JS, Node ${process.versions.node}: ${steps} steps after ${warmup} warm-up steps per mode (TF.js ${tfjsSteps}); steady-state medians\n`);
-console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(10)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
+// Per figure the median over the rounds and their range; a ratio is taken round by round (TF.js runs once, after
+// the rounds: its ratios use the rounds' medians).
+const med = (name) => median(results[name].us);
+const range = (values) => (values.length > 1 ? `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}` : '');
+const base = med('C++ signature');
+console.log(`ragged train step from JS, Node ${process.versions.node}: ${rounds} rounds of ${steps} steps per mode after ${warmup} warm-up steps per mode (TF.js ${tfjsSteps}); steady-state medians\n`);
+console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(8)} ${'rounds'.padStart(12)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
 const reference = results['C++ eager'].loss[100];
 for (const [name, r] of Object.entries(results))
-  console.log(`${name.padEnd(32)} ${r.us.toFixed(2).padStart(10)} ${(r.us / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
-const ratio = (a, b) => results[a].us / results[b].us;
-console.log(`\nJS-driven / C++-driven: signature ${ratio('JS signature', 'C++ signature').toFixed(2)}x (without call history ${ratio('JS signature, callHistory 0', 'C++ signature').toFixed(2)}x), function ${ratio('JS function', 'C++ function').toFixed(2)}x, eager ${ratio('JS eager', 'C++ eager').toFixed(2)}x`);
+  console.log(`${name.padEnd(32)} ${med(name).toFixed(2).padStart(8)} ${range(r.us).padStart(12)} ${(med(name) / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
+const perRound = (a, b) => results[a].us.map((us, i) => us / results[b].us[i]);
+const ratio = (a, b) => {
+  const each = perRound(a, b);
+  return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
+};
+console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, without call history ${ratio('JS signature, callHistory 0', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}`);
+const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
-  console.log(`TF.js / Tracelab JS signature: cpu ${ratio('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${ratio('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${ratio('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${ratio('TF.js wasm', 'JS eager').toFixed(1)}x`);
-if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v.us])), null, 1));
+  console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);
+if (args.json) writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.keys(results).map((k) => [k, med(k)])), null, 1));

@@ -1,9 +1,9 @@
 #include "tracelab/autodiff/tape.h"
 
 #include <algorithm>
-#include <array>
 
 #include "autodiff/flat_map.h"
+#include "tracelab/base/local_array.h"
 #include "tracelab/ops/array.h"
 #include "tracelab/ops/math.h"
 #include "tracelab/tensor/creation.h"
@@ -93,12 +93,7 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   std::span<const Tensor> inputs(state.tensors.data() + entry.first_input, entry.num_inputs);
   std::span<const Tensor> outputs(state.tensors.data() + entry.first_output, entry.num_outputs);
   constexpr std::size_t kInline = 8;
-  std::array<Tensor, kInline> inline_upstream, inline_input_grads;
-  std::vector<Tensor> heap_upstream(outputs.size() > kInline ? outputs.size() : 0);
-  std::vector<Tensor> heap_input_grads(inputs.size() > kInline ? inputs.size() : 0);
-  std::span<Tensor> upstream(outputs.size() > kInline ? heap_upstream.data() : inline_upstream.data(), outputs.size());
-  std::span<Tensor> input_grads(inputs.size() > kInline ? heap_input_grads.data() : inline_input_grads.data(),
-                                inputs.size());
+  LocalArray<Tensor, kInline> upstream(outputs.size()), input_grads(inputs.size());
   bool any = false;
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Tensor* g = grads.find(outputs[i]);
@@ -108,7 +103,8 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   if (!any) return;  // nothing downstream of this op reached the target
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!upstream[i].defined()) upstream[i] = zeros_like(outputs[i]);
-  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream, entry.subgraphs}, input_grads);
+  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs},
+                     input_grads.span());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!input_grads[i].defined() || !state.is_watched(inputs[i])) continue;
     TL_CHECK(input_grads[i].shape() == inputs[i].shape(), ShapeError, entry.op->name(),

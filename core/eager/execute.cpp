@@ -1,7 +1,8 @@
 #include "tracelab/eager/execute.h"
 
+#include "tracelab/base/local_array.h"
+
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <vector>
 
@@ -76,11 +77,9 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
     return;
   }
 
-  // Metas live in a small inline array unless there are many inputs (no heap use on the common path).
-  std::array<const TensorMeta*, kInline> inline_metas{};
-  std::vector<const TensorMeta*> heap_metas(inputs.size() > kInline ? inputs.size() : 0);
-  std::span<const TensorMeta*> metas(inputs.size() > kInline ? heap_metas.data() : inline_metas.data(),
-                                     inputs.size());
+  // Metas, output metas and results live in small inline arrays unless there are many (no heap use on the common
+  // path).
+  detail::LocalArray<const TensorMeta*, kInline> metas(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     TL_CHECK(!inputs[i].is_symbolic(), InvalidArgument, op.name(), ": input ", i,
              " is a symbolic tensor, but no function is being traced: it leaked out of a trace (e.g. stored in a "
@@ -88,22 +87,19 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
     metas[i] = &inputs[i].meta();
   }
 
-  std::array<TensorMeta, kInline> inline_out;
-  std::vector<TensorMeta> heap_out(outputs.size() > kInline ? outputs.size() : 0);
-  std::span<TensorMeta> out_metas(outputs.size() > kInline ? heap_out.data() : inline_out.data(), outputs.size());
-  op.infer(metas, attrs, out_metas, subgraphs, variables);
+  detail::LocalArray<TensorMeta, kInline> out_metas(outputs.size());
+  op.infer(std::span<const TensorMeta* const>(metas.data(), metas.size()), attrs, out_metas.span(), subgraphs,
+           variables);
 
   // Results go to `outputs` only once the kernel succeeded, so a failing op leaves the caller's tensors alone.
-  std::array<Tensor, kInline> inline_results;
-  std::vector<Tensor> heap_results(outputs.size() > kInline ? outputs.size() : 0);
-  std::span<Tensor> results(outputs.size() > kInline ? heap_results.data() : inline_results.data(), outputs.size());
+  detail::LocalArray<Tensor, kInline> results(outputs.size());
   const bool dynamic = op.has(trait::dynamic_outputs);  // the kernel allocates its own outputs
   for (std::size_t i = 0; i < outputs.size() && !dynamic; ++i) {
     TL_CHECK(out_metas[i].shape.is_fully_defined(), ShapeError, op.name(), ": output ", i, " has unknown dims ",
              out_metas[i].shape.str(), " in eager mode");
     results[i] = Tensor::empty(out_metas[i].dtype, out_metas[i].shape);
   }
-  op.run(inputs, attrs, results, subgraphs, nullptr, variables);
+  op.run(inputs, attrs, results.span(), subgraphs, nullptr, variables);
   for (std::size_t i = 0; i < outputs.size() && dynamic; ++i)
     TL_CHECK(results[i].defined() && !results[i].is_symbolic() && results[i].dtype() == out_metas[i].dtype &&
                  results[i].shape().is_compatible_with(out_metas[i].shape),

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "function/detail/tracer.h"
+#include "tracelab/base/local_array.h"
 #include "tracelab/base/log.h"
 #include "tracelab/function/config.h"
 #include "tracelab/function/retracing.h"
@@ -241,21 +242,13 @@ struct AnyFunction::State {
       log_message(LogLevel::warning, *warning);
       record.warning = std::move(*warning);
     }
-    constexpr std::size_t kOnStack = 8;  // a call's tensors, without a heap block for the usual few
-    std::array<Tensor, kOnStack> on_stack;
-    std::vector<Tensor> on_heap;
     std::size_t count = 0;
+    for (const AnyArg& arg : args) count += std::holds_alternative<Tensor>(arg.value()) ? 1 : 0;
+    detail::LocalArray<Tensor, 8> call_tensors(count);  // a call's tensors, without a heap block for the usual few
+    count = 0;
     for (const AnyArg& arg : args)
-      if (const auto* tensor = std::get_if<Tensor>(&arg.value())) {
-        if (count < kOnStack) on_stack[count] = *tensor;
-        else {
-          if (on_heap.empty()) on_heap.assign(on_stack.begin(), on_stack.end());
-          on_heap.push_back(*tensor);
-        }
-        ++count;
-      }
-    std::span<const Tensor> tensors = count <= kOnStack ? std::span<const Tensor>(on_stack.data(), count)
-                                                        : std::span<const Tensor>(on_heap);
+      if (const auto* tensor = std::get_if<Tensor>(&arg.value())) call_tensors[count++] = *tensor;
+    std::span<const Tensor> tensors(call_tensors.data(), count);
     if (!history.enabled()) return function.call(tensors);
     const bool timed = options.record_timings;
     auto start = timed ? Clock::now() : Clock::time_point{};

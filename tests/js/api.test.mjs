@@ -481,8 +481,10 @@ test('bridge: a disposed handle stays dead after its slot holds a new tensor; st
   const fresh = tl.tensor([3, 4]);  // reuses the freed slot under a new handle
   assert.notEqual(fresh.id, oldId);
   assert.throws(() => old.dataSync(), /disposed/);
-  // The core itself rejects the stale handle (the JS object is bypassed).
-  const stale = Object.assign(Object.create(Object.getPrototypeOf(fresh)), fresh, { id: oldId, isDisposed: false });
+  // The core itself rejects the stale handle (the JS object is bypassed; with no address of its values, dataSync
+  // asks the core too).
+  const stale = Object.assign(Object.create(Object.getPrototypeOf(fresh)), fresh, { id: oldId, isDisposed: false,
+                                                                                    dataAddress: 0 });
   assert.throws(() => stale.dataSync(), (e) => e instanceof tl.InvalidArgument && /tensor handle \d+ is not alive/.test(e.message));
   assert.throws(() => tl.add(stale, fresh), /tensor handle \d+ is not alive/);
   // Ops take tensors and plain values (converted first, then staged like the rest): same results.
@@ -546,6 +548,39 @@ test('bridge: small tensors are made through the staging area, large ones from t
   for (let i = 0; i < 100; ++i) tl.add(x, 1).dispose();
   assert.deepEqual(Array.from(tl.tidy(() => tl.mul(tl.add(x, 1), 2).dataSync())), [4, 6, 8]);
   x.dispose();
+  assert.equal(live(), before);
+});
+
+test('bridge: dataSync reads values where the results buffer says they are, for whatever made the tensor', () => {
+  const before = live();
+  const x = tl.tensor([[1, 2], [3, 4]]);
+  const v = tl.tidy(() => tl.variable(tl.tensor([5, 6]), true, 'data_address_v'));
+  const f = tl.function((a) => tl.mul(a, 2));
+  const outputs = [f(x), f(x)];  // the second call's output has values of its own: the first keeps its values
+  assert.deepEqual(Array.from(outputs[0].dataSync()), [2, 4, 6, 8]);
+  assert.deepEqual(Array.from(outputs[1].dataSync()), [2, 4, 6, 8]);
+  tl.tidy(() => {
+    assert.deepEqual(Array.from(tl.add(x, 1).dataSync()), [2, 3, 4, 5]);                        // an eager op
+    assert.deepEqual(Array.from(v.read().dataSync()), [5, 6]);                                  // a variable read
+    assert.deepEqual(tl.cast(x, 'int32').dataSync(), new Int32Array([1, 2, 3, 4]));            // int32
+    assert.deepEqual(Array.from(tl.greater(x, 2).dataSync()), [0, 0, 1, 1]);                   // bool
+    assert.deepEqual(tl.zeros([0, 3]).dataSync(), new Float32Array(0));                         // no values at all
+    const [w] = tl.whileLoop((i) => tl.less(i, 3), (i) => [tl.add(i, 1)], [tl.scalar(0)]);      // made without an address
+    assert.deepEqual(Array.from(w.dataSync()), [3]);
+    // Memory growth replaces the heap's views, not the values' addresses.
+    const big = tl.zeros([16, 1024, 1024]);
+    assert.deepEqual(Array.from(outputs[0].dataSync()), [2, 4, 6, 8]);
+    big.dispose();
+  });
+  const disposed = tl.add(x, 1);
+  disposed.dispose();
+  assert.throws(() => disposed.dataSync(), { name: 'InvalidArgument', message: /dataSync: the tensor was disposed/ });
+  const g = tl.function((a) => { tl.add(a, 1).dataSync(); return a; });
+  assert.throws(() => g(x), tl.OperatorNotAllowedInGraphError);
+  tl.dispose([x, outputs]);
+  v.dispose();
+  f.dispose();
+  g.dispose();
   assert.equal(live(), before);
 });
 

@@ -59,8 +59,8 @@ export class Engine {
 
   /**
    * The tensors of a core call's results, read in one go from the buffer whose address the call returned
-   * (results_of in wasm/tensor_api.cpp): count, then per tensor its handle, dtype, symbolic flag, rank and dims.
-   * Handle 0 (no tensor) reads as null.
+   * (results_of in wasm/tensor_api.cpp): count, then per tensor its handle, dtype, symbolic flag, the address of
+   * its values, rank and dims. Handle 0 (no tensor) reads as null.
    */
   wrapResults(address) {
     const heap = this.core.HEAPF64;
@@ -68,17 +68,22 @@ export class Engine {
     const count = heap[at++];
     const tensors = new Array(count);
     for (let i = 0; i < count; ++i) {
-      const id = heap[at++], dtype = DTYPE_CODES[heap[at++]], symbolic = heap[at++] !== 0, rank = heap[at++];
+      const id = heap[at++], dtype = DTYPE_CODES[heap[at++]], symbolic = heap[at++] !== 0, dataAddress = heap[at++];
+      const rank = heap[at++];
       const shape = new Array(rank);
       for (let d = 0; d < rank; ++d) shape[d] = heap[at++];
-      tensors[i] = id === 0 ? null : this.adopt(id, { shape, dtype, symbolic });
+      tensors[i] = id === 0 ? null : this.adopt(id, { shape, dtype, symbolic }, dataAddress);
     }
     return tensors;
   }
 
-  /** A Tensor for a handle the core just made, with its meta {shape, dtype, symbolic}. */
-  adopt(id, meta) {
+  /**
+   * A Tensor for a handle the core just made, with its meta {shape, dtype, symbolic} and, when known, the byte
+   * address of its values (0: dataSync asks the core).
+   */
+  adopt(id, meta, dataAddress = 0) {
     const tensor = new Tensor(this, id, meta);
+    tensor.dataAddress = dataAddress;
     if (meta.symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
     this.live += 1;
     // Inside a scope the scope disposes the tensor or hands it on (tidy registers what outlives every scope).
@@ -236,12 +241,17 @@ export class Tensor {
     this.isDisposed = false;
     this.kept = false;
     this.tracked = false;  // registered with the FinalizationRegistry (Engine.track)
+    this.dataAddress = 0;  // the byte address of the values in the core's memory, when known (Engine.adopt)
     /** For a symbolic tensor: the name of the tl.function whose trace made it (null if unknown). */
     this.traceName = null;
   }
 
   get rank() { return this.shape.length; }
-  get size() { return this.shape.reduce((a, b) => a * b, 1); }
+  get size() {
+    let size = 1;
+    for (const d of this.shape) size *= d;
+    return size;
+  }
 
   /**
    * Throws if the tensor's handle is gone: disposed, or a symbolic tensor whose trace has ended (the trace releases
@@ -261,7 +271,9 @@ export class Tensor {
   dataSync() {
     this.checkAlive('dataSync');
     const core = this.engine.core;
-    const address = guardCall(core.tensorData, this.id);  // the values' address: copied out right away
+    // The values' address (they never move while the tensor lives), asked for when the core did not say: copied
+    // out right away.
+    const address = this.dataAddress !== 0 ? this.dataAddress : guardCall(core.tensorData, this.id);
     const size = this.size;
     if (this.dtype === 'float32') return core.HEAPF32.slice(address / 4, address / 4 + size);
     if (this.dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
