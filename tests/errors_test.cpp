@@ -140,7 +140,21 @@ TEST_CASE("errors: attributes are checked by the funnel") {
     CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose_b"));
     CHECK(!tl::Attrs{{"transpose_a", true}}.has("transpose"));
     CHECK(tl::Attrs{{"", 1}}.has(""));
-    // Compared eight bytes at a time, then the tail: a difference in each part, and names held on the heap.
+    // Compared eight bytes at a time, then byte by byte: a difference at every place of every length up to 40 is
+    // seen, and a name equals itself.
+    for (std::size_t length = 0; length <= 40; ++length) {
+      std::string name;
+      for (std::size_t i = 0; i < length; ++i) name += static_cast<char>('a' + i % 26);
+      const tl::AttrName held(name);
+      CHECK(held == name);
+      for (std::size_t i = 0; i < length; ++i) {
+        std::string other = name;
+        other[i] = '_';
+        CHECK_MESSAGE(!(held == other), "length ", length, ", differing at ", i);
+      }
+      CHECK(!(held == name + "x"));
+    }
+    // Names held on the heap, and differences in the first word and the tail.
     CHECK(!tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgX_x"));
     CHECK(!tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgh_y"));
     CHECK(tl::Attrs{{"abcdefgh_x", 1}}.has("abcdefgh_x"));

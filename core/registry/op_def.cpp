@@ -20,9 +20,7 @@ void OpDef::check_attrs(const Attrs& attrs) const {
     required_seen += spec->required ? 1 : 0;
   }
   // An Attrs holds each name once, so when as many required ones were seen as the op declares, none is missing.
-  std::size_t required = 0;
-  for (const auto& spec : attrs_) required += spec.required ? 1 : 0;
-  if (required_seen == required) return;
+  if (required_seen == required_attrs_) return;
   for (const auto& spec : attrs_)
     TL_CHECK(!spec.required || attrs.has(spec.name), InvalidArgument, name_, ": missing required attribute '",
              spec.name, "'");

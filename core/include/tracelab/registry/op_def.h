@@ -195,6 +195,7 @@ class OpDef {
   /// Declares an optional attribute of type T (bool, std::int64_t, double, std::string, Ints, DType).
   template <class T> OpDef& attr(std::string name, bool required = false) {
     attrs_.push_back({std::move(name), AttrValue(T{}).index(), required});
+    required_attrs_ += required ? 1 : 0;
     return *this;
   }
   OpDef& shape_fn(ShapeFn fn) { shape_fn_ = std::move(fn); return *this; }
@@ -261,6 +262,7 @@ class OpDef {
   std::uint32_t traits_ = 0;
   std::uint32_t same_dtype_mask_ = 0;
   std::vector<AttrSpec> attrs_;
+  std::size_t required_attrs_ = 0;  // how many of attrs_ are required
   ShapeFn shape_fn_;
   KernelFn kernel_;
   KernelBinder binder_;
