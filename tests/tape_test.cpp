@@ -112,6 +112,36 @@ TEST_CASE("autodiff/tape: ops on unwatched tensors are not recorded; stop_record
   (void)c;
 }
 
+TEST_CASE("autodiff/tape: a rule skips the gradients of inputs the tape does not watch") {
+  // TensorFlow's skip_input_indices: matmul, add, sub, mul and div compute only the gradients the tape will use.
+  // Traced, the backward pass shows it: d(sum(x @ c - d))/dx needs one product (g c^T), not a second for c, and
+  // no negation for d.
+  const tl::Tensor c = tl::constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {3, 2}), d = tl::constant({0.5f, -1.f});
+  auto body = [&](const tl::Tensor& x) {
+    tl::GradientTape tape;
+    tape.watch(x);
+    tl::Tensor y = tl::reduce_sum(tl::matmul(x, c) - d);
+    return tape.gradient(y, x);
+  };
+  const tl::Tensor x = tl::constant({1.f, 0.f, -1.f, 2.f, 1.f, 0.f}, {2, 3});
+  // dy/dx = ones(2, 2) @ c^T: each row is c's row sums (3, 7, 11).
+  CHECK(values(body(x)) == std::vector<float>{3, 7, 11, 3, 7, 11});
+  auto f = tl::function(body);
+  CHECK(values(f(x)) == std::vector<float>{3, 7, 11, 3, 7, 11});
+  const std::string traced = f.concrete_functions().at(0)->traced_graph().str();
+  std::size_t products = 0;
+  for (std::size_t at = traced.find("= matmul "); at != std::string::npos; at = traced.find("= matmul ", at + 1))
+    ++products;
+  CHECK(products == 2);  // the forward product and dx
+  CHECK(traced.find("= neg ") == std::string::npos);
+  // A watched second operand gets its gradient as before.
+  tl::GradientTape tape;
+  tl::Tensor w = tl::constant({2.f, -1.f});
+  tape.watch(w);
+  tl::Tensor z = tl::reduce_sum(tl::constant({3.f, 4.f}) - w * tl::constant({1.f, 5.f}) / tl::constant({2.f, 4.f}));
+  CHECK(values(tape.gradient(z, w)) == std::vector<float>{-0.5f, -1.25f});
+}
+
 TEST_CASE("autodiff/tape: nested tapes give second-order gradients") {
   auto x = tl::constant({2.f});
   tl::GradientTape outer;

@@ -103,7 +103,11 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   if (!any) return;  // nothing downstream of this op reached the target
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!upstream[i].defined()) upstream[i] = zeros_like(outputs[i]);
-  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs},
+  // The rule may skip the gradients of inputs the tape does not watch (they depend on no source).
+  std::uint64_t needed = inputs.size() > 64 ? ~std::uint64_t{0} : 0;
+  for (std::size_t i = 0; i < inputs.size() && i < 64; ++i)
+    if (state.is_watched(inputs[i])) needed |= std::uint64_t{1} << i;
+  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs, needed},
                      input_grads.span());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!input_grads[i].defined() || !state.is_watched(inputs[i])) continue;

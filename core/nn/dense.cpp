@@ -1,10 +1,27 @@
 // Dense: activation(x @ kernel + bias). matmul broadcasts the kernel over x's leading dims, so any rank >= 2 works
 // ((batch, features), (batch, time, features), (1, 1, features)) and the gradient sums over those dims.
+#include "tracelab/eager/execute.h"
 #include "tracelab/nn/layers.h"
 #include "tracelab/ops/linalg.h"
 #include "tracelab/ops/math.h"
+#include "tracelab/registry/registry.h"
 
 namespace tl::layers {
+
+namespace {
+
+/// fused_matmul's attributes for an activation it computes exactly as the unfused op does, made once; nullptr for
+/// the others. sigmoid and tanh stay unfused: fused, they run over a row at a time, and Eigen evaluates a short row
+/// with the scalar exp / tanh where the op over the whole tensor uses the vectorized ones, which differ in the
+/// last bit.
+const Attrs* fused_attrs(std::string_view activation) {
+  static const Attrs none{{"activation", std::string("none")}}, relu{{"activation", std::string("relu")}};
+  if (activation == "none" || activation == "linear") return &none;
+  if (activation == "relu") return &relu;
+  return nullptr;
+}
+
+}  // namespace
 
 Dense::Dense(std::int64_t units, DenseOptions options)
     : Layer(options.name, "dense"), units_(units), options_(std::move(options)) {
@@ -31,7 +48,16 @@ void Dense::build(const Shape& input_shape) {
 }
 
 Tensor Dense::call(const Tensor& x, bool) {
-  Tensor y = matmul(x, kernel_->read());
+  Tensor kernel = kernel_->read();
+  // Eagerly, matmul + bias (+ relu) run as the one fused_matmul op the graph optimizer makes of them: a third of
+  // the ops and tape records, the same arithmetic (the kernel adds the bias and applies relu as add and relu do),
+  // and a gradient rule made of the unfused chain's gradient ops. A trace records the separate ops, as
+  // TensorFlow's graph has them, and the optimizer fuses them there (graph.md).
+  if (const Attrs* attrs = bias_ && detail::active_interceptor() == nullptr ? fused_attrs(options_.activation) : nullptr) {
+    static const OpDef& fused = OpRegistry::global().get("fused_matmul");
+    return execute(fused, {x, kernel, bias_->read()}, *attrs);
+  }
+  Tensor y = matmul(x, kernel);
   if (bias_) y = y + bias_->read();
   return apply_activation(options_.activation, y);
 }

@@ -28,7 +28,8 @@ namespace {
 enum class Activation { none, relu, sigmoid, tanh };
 
 Activation activation_of(const Attrs& attrs) {
-  const std::string name = attrs.get_or<std::string>("activation", "none");
+  if (!attrs.has("activation")) return Activation::none;
+  const std::string& name = attrs.get<std::string>("activation");
   if (name == "none") return Activation::none;
   if (name == "relu") return Activation::relu;
   if (name == "sigmoid") return Activation::sigmoid;
@@ -38,11 +39,8 @@ Activation activation_of(const Attrs& attrs) {
 }
 
 /// The attributes matmul itself takes (transpose_a, transpose_b).
-Attrs matmul_attrs(const Attrs& attrs) {
-  Attrs out;
-  for (const char* name : {"transpose_a", "transpose_b"})
-    if (attrs.has(name)) out.set(name, attrs.get<bool>(name));
-  return out;
+const Attrs& matmul_attrs_of(const Attrs& attrs) {
+  return matmul_attrs(attrs.get_or("transpose_a", false), attrs.get_or("transpose_b", false));
 }
 
 const OpDef& matmul_op() {
@@ -54,7 +52,7 @@ const OpDef& matmul_op() {
 void fused_matmul_shape(ShapeContext& ctx) {
   activation_of(ctx.attrs);
   try {
-    matmul_op().infer(ctx.inputs.subspan(0, 2), matmul_attrs(ctx.attrs), ctx.outputs);
+    matmul_op().infer(ctx.inputs.subspan(0, 2), matmul_attrs_of(ctx.attrs), ctx.outputs);
   } catch (const Error&) {
     rethrow_prefixed("fused_matmul: ");
   }
@@ -112,10 +110,11 @@ struct FusedMatmulKernel {
   }
 };
 
-/// With z = op(a) op(b) + bias and y = act(z): dz from y (relu: g where y > 0; sigmoid: g y (1 - y);
-/// tanh: g (1 - y^2)), then matmul's rule (TensorFlow's _MatMulGrad) and dbias = dz summed to bias's shape.
+/// With z = op(a) op(b) + bias and y = act(z): dz from y as the activation's own rule computes it (relu: g where
+/// y > 0; sigmoid: g y (1 - y); tanh: g (1 - y^2)), then matmul's rule (matmul_input_grads) and dbias = dz summed
+/// to bias's shape as add's rule does: the same ops, in the same order, as the unfused chain's gradients.
 void fused_matmul_gradient(const GradContext& c, std::span<Tensor> d) {
-  const Tensor &a = c.input(0), &b = c.input(1), &y = c.output(), &g = c.grad();
+  const Tensor &y = c.output(), &g = c.grad();
   Tensor dz = g;
   switch (activation_of(c.attrs)) {
     case Activation::none: break;
@@ -123,12 +122,9 @@ void fused_matmul_gradient(const GradContext& c, std::span<Tensor> d) {
     case Activation::sigmoid: dz = g * y * (1.f - y); break;
     case Activation::tanh: dz = g * (1.f - square(y)); break;
   }
-  const bool ta = c.attrs.get_or("transpose_a", false), tb = c.attrs.get_or("transpose_b", false);
-  Tensor da = !ta ? matmul(dz, b, false, !tb) : matmul(b, dz, tb, true);
-  Tensor db = !tb ? matmul(a, dz, !ta, false) : matmul(dz, a, true, ta);
-  d[0] = unbroadcast(da, a.shape());
-  d[1] = unbroadcast(db, b.shape());
-  d[2] = unbroadcast(dz, c.input(2).shape());
+  matmul_input_grads(c.input(0), c.input(1), c.attrs.get_or("transpose_a", false),
+                     c.attrs.get_or("transpose_b", false), dz, d.first(2), c.needs(0), c.needs(1));
+  if (c.needs(2)) d[2] = unbroadcast(dz, c.input(2).shape());
 }
 
 }  // namespace

@@ -153,6 +153,14 @@ void matmul_into(const Tensor& a, const Tensor& b, bool ta, bool tb, const Tenso
 
 namespace {
 
+/// matmul's gradient rule: matmul_input_grads with the node's transposes.
+void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
+  matmul_input_grads(c.input(0), c.input(1), c.attrs.get_or("transpose_a", false),
+                     c.attrs.get_or("transpose_b", false), c.grad(), d, c.needs(0), c.needs(1));
+}
+
+}  // namespace
+
 /// For c = op(a) op(b) with upstream g (TensorFlow's _MatMulGrad), each product's batch dims summed back
 /// to the input's own batch shape (for a batched a against a matrix b, b's gradient as one product of the
 /// flattened operands):
@@ -160,9 +168,8 @@ namespace {
 ///   ta:      da = b g^T,     db = a g
 ///   tb:      da = g b,       db = g^T a
 ///   ta, tb:  da = b^T g^T,   db = g^T a^T
-void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
-  const Tensor &a = c.input(0), &b = c.input(1), &g = c.grad();
-  bool ta = c.attrs.get_or("transpose_a", false), tb = c.attrs.get_or("transpose_b", false);
+void matmul_input_grads(const Tensor& a, const Tensor& b, bool ta, bool tb, const Tensor& g, std::span<Tensor> d,
+                        bool need_a, bool need_b) {
   const std::int64_t k = a.shape().dim(-1), n = g.shape().dim(-1);
   const bool single = std::all_of(a.shape().dims().begin(), a.shape().dims().end() - 2, [](std::int64_t d) { return d == 1; });
   if (!ta && a.rank() > 2 && b.rank() == 2 && k >= 0 && n >= 0 && !single) {
@@ -170,30 +177,36 @@ void matmul_gradient(const GradContext& c, std::span<Tensor> d) {
     // products. a's rows stacked over the batch are one (rows, k) matrix and g's one (rows, n): one product of
     // the flattened operands is that sum, without a batch of products and a reduction over it. (A batch known
     // to hold one matrix takes the general path: its sum is a reshape.)
-    Tensor a2 = reshape(a, {-1, k}), g2 = reshape(g, {-1, n});
-    d[0] = tb ? matmul(g, b, false, false) : matmul(g, b, false, true);
-    d[1] = tb ? matmul(g2, a2, true, false) : matmul(a2, g2, true, false);
+    if (need_a) d[0] = tb ? matmul(g, b, false, false) : matmul(g, b, false, true);
+    if (need_b) {
+      Tensor a2 = reshape(a, {-1, k}), g2 = reshape(g, {-1, n});
+      d[1] = tb ? matmul(g2, a2, true, false) : matmul(a2, g2, true, false);
+    }
     return;
   }
-  Tensor da, db;
-  if (!ta && !tb) {
-    da = matmul(g, b, false, true);
-    db = matmul(a, g, true, false);
-  } else if (ta && !tb) {
-    da = matmul(b, g, false, true);
-    db = matmul(a, g, false, false);
-  } else if (!ta && tb) {
-    da = matmul(g, b, false, false);
-    db = matmul(g, a, true, false);
-  } else {
-    da = matmul(b, g, true, true);
-    db = matmul(g, a, true, true);
+  if (need_a) {
+    Tensor da = !ta && !tb ? matmul(g, b, false, true)
+                : ta && !tb ? matmul(b, g, false, true)
+                : !ta && tb ? matmul(g, b, false, false)
+                            : matmul(b, g, true, true);
+    d[0] = unbroadcast(da, a.shape());
   }
-  d[0] = unbroadcast(da, a.shape());
-  d[1] = unbroadcast(db, b.shape());
+  if (need_b) {
+    Tensor db = !ta && !tb ? matmul(a, g, true, false)
+                : ta && !tb ? matmul(a, g, false, false)
+                : !ta && tb ? matmul(g, a, true, false)
+                            : matmul(g, a, true, true);
+    d[1] = unbroadcast(db, b.shape());
+  }
 }
 
-}  // namespace
+const Attrs& matmul_attrs(bool transpose_a, bool transpose_b) {
+  static const std::array<Attrs, 4> attrs{Attrs{{"transpose_a", false}, {"transpose_b", false}},
+                                          Attrs{{"transpose_a", false}, {"transpose_b", true}},
+                                          Attrs{{"transpose_a", true}, {"transpose_b", false}},
+                                          Attrs{{"transpose_a", true}, {"transpose_b", true}}};
+  return attrs[(transpose_a ? 2 : 0) + (transpose_b ? 1 : 0)];
+}
 
 void register_linalg_ops(OpRegistry& r) {
   r.op("matmul").doc("c[..., i, j] = sum_k op(a)[..., i, k] * op(b)[..., k, j]; op = optional transpose of "
@@ -208,12 +221,7 @@ void register_linalg_ops(OpRegistry& r) {
 
 Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
   static const OpDef& op = OpRegistry::global().get("matmul");
-  // The four attribute sets, made once: an eager matmul (forward and twice per gradient) builds none.
-  static const std::array<Attrs, 4> attrs{Attrs{{"transpose_a", false}, {"transpose_b", false}},
-                                          Attrs{{"transpose_a", false}, {"transpose_b", true}},
-                                          Attrs{{"transpose_a", true}, {"transpose_b", false}},
-                                          Attrs{{"transpose_a", true}, {"transpose_b", true}}};
-  return execute(op, {a, b}, attrs[(transpose_a ? 2 : 0) + (transpose_b ? 1 : 0)]);
+  return execute(op, {a, b}, detail::matmul_attrs(transpose_a, transpose_b));
 }
 
 }  // namespace tl

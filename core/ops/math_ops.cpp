@@ -143,22 +143,22 @@ void grad_abs(const GradContext& c, Grads d) {
 void grad_relu(const GradContext& c, Grads d) { d[0] = relu_grad(c.grad(), c.output()); }
 /// x + y: g to both, summed over broadcast dims
 void grad_add(const GradContext& c, Grads d) {
-  d[0] = unbroadcast(c.grad(), c.input(0).shape());
-  d[1] = unbroadcast(c.grad(), c.input(1).shape());
+  if (c.needs(0)) d[0] = unbroadcast(c.grad(), c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(c.grad(), c.input(1).shape());
 }
 void grad_sub(const GradContext& c, Grads d) {
-  d[0] = unbroadcast(c.grad(), c.input(0).shape());
-  d[1] = unbroadcast(neg(c.grad()), c.input(1).shape());
+  if (c.needs(0)) d[0] = unbroadcast(c.grad(), c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(neg(c.grad()), c.input(1).shape());
 }
 /// d(xy) = (g y, g x)
 void grad_mul(const GradContext& c, Grads d) {
-  d[0] = unbroadcast(c.grad() * c.input(1), c.input(0).shape());
-  d[1] = unbroadcast(c.grad() * c.input(0), c.input(1).shape());
+  if (c.needs(0)) d[0] = unbroadcast(c.grad() * c.input(1), c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(c.grad() * c.input(0), c.input(1).shape());
 }
 /// d(x/y) = (g / y, -g x / y^2)
 void grad_div(const GradContext& c, Grads d) {
-  d[0] = unbroadcast(c.grad() / c.input(1), c.input(0).shape());
-  d[1] = unbroadcast(neg(c.grad()) * c.input(0) / square(c.input(1)), c.input(1).shape());
+  if (c.needs(0)) d[0] = unbroadcast(c.grad() / c.input(1), c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(neg(c.grad()) * c.input(0) / square(c.input(1)), c.input(1).shape());
 }
 /// d(x^y) = (g y x^(y-1), g x^y ln x), the second taken as 0 where x <= 0 (TensorFlow's choice)
 void grad_pow(const GradContext& c, Grads d) {

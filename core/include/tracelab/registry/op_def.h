@@ -154,10 +154,15 @@ struct GradContext {
   const Attrs& attrs;
   std::span<const Tensor> grads;
   Subgraphs subgraphs{};
+  /// Bit i set: the gradient of input i is used (a tape leaves out inputs it does not watch, such as data or
+  /// labels). A rule may skip computing a gradient that is not needed and leave it empty (TensorFlow's
+  /// skip_input_indices); inputs past the 64th always count as needed.
+  std::uint64_t needed = ~std::uint64_t{0};
 
   const Tensor& input(std::size_t i) const { return inputs[i]; }
   const Tensor& output(std::size_t i = 0) const { return outputs[i]; }
   const Tensor& grad(std::size_t i = 0) const { return grads[i]; }
+  bool needs(std::size_t i) const noexcept { return i >= 64 || (needed >> i & 1) != 0; }
 };
 
 using ShapeFn = std::function<void(ShapeContext&)>;
