@@ -117,6 +117,36 @@ TEST_CASE("errors: attributes are checked by the funnel") {
     CHECK_THROWS_WITH_AS(tl::execute(op, {x}, {{"axis", 1}, {long_name, 1}}),
                          Contains(("attr_test: unknown attribute '" + long_name + "'").c_str()), tl::InvalidArgument);
   }
+  SUBCASE("attributes that passed an op's check are not checked again for it, until they change") {
+    const tl::OpDef& op = attr_test_op();
+    tl::Attrs attrs{{"axis", 1}};
+    CHECK(attrs.checked_by() == 0);
+    CHECK(tl::execute(op, {x}, attrs).num_elements() == 2);
+    const std::uint64_t checked = attrs.checked_by();
+    CHECK(checked != 0);
+    tl::Attrs copy = attrs;  // the same attributes: still checked
+    CHECK(copy.checked_by() == checked);
+    copy.set("axis", 1.5);  // changed: checked again, and rejected
+    CHECK(copy.checked_by() == 0);
+    CHECK_THROWS_WITH_AS(tl::execute(op, {x}, copy), Contains("attribute 'axis' must be of type int, got float"),
+                         tl::InvalidArgument);
+    // Another op checks them itself: add takes no attributes.
+    CHECK_THROWS_WITH_AS(tl::execute("add", {x, x}, attrs), Contains("add: unknown attribute 'axis'"),
+                         tl::InvalidArgument);
+    CHECK(attrs.checked_by() == checked);
+    // An op that gains an attribute spec checks attributes it accepted before again.
+    tl::OpDef grown("grown_attr_test");
+    grown.inputs(1).attr<std::int64_t>("axis")
+        .shape_fn([](tl::ShapeContext& ctx) { ctx.output() = ctx.input(0); })
+        .kernel([](tl::KernelContext&) {});
+    CHECK(tl::execute(grown, {x}, attrs).num_elements() == 2);
+    const std::uint64_t before_growth = attrs.checked_by();
+    CHECK(before_growth != checked);
+    grown.attr<bool>("flag", /*required=*/true);
+    CHECK_THROWS_WITH_AS(tl::execute(grown, {x}, attrs), Contains("missing required attribute 'flag'"),
+                         tl::InvalidArgument);
+    CHECK(attrs.checked_by() == before_growth);
+  }
   SUBCASE("attribute names inline and on the heap, copied and moved") {
     const std::string long_name = "a_name_longer_than_twenty_two_characters";
     tl::Attrs attrs{{"short", 1}, {long_name, 2}};

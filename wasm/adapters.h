@@ -113,7 +113,7 @@ double loss_call(double kind, double y_true, double y_pred, bool from_logits);
 val optimizer_new(const val& config);
 val optimizer_apply(double id, const val& grads, const val& vars);
 /// The same with 2 × count handles in the staging area: the gradients (0: none), then the variables.
-val optimizer_apply_staged(double id, double count);
+double optimizer_apply_staged(double id, double count);
 val optimizer_variables(double id);
 bool optimizer_dispose(double id);
 val metric_new(const std::string& type, const val& config);

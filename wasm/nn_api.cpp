@@ -208,7 +208,7 @@ val optimizer_apply(double id, const val& grads, const val& vars) {
   });
 }
 
-val optimizer_apply_staged(double id, double count) {
+double optimizer_apply_staged(double id, double count) {
   return guarded([&] {
     std::span<const double> ids = staged_numbers(2 * count, "Optimizer.applyGradients");
     const auto n = static_cast<std::size_t>(count);
@@ -220,7 +220,7 @@ val optimizer_apply_staged(double id, double count) {
       vars.push_back(variables().get(ids[n + i]));
     }
     optimizer_table().get(id)->apply_gradients(g, vars);
-    return val::undefined();
+    return 0.0;  // a number: returning undefined is a val, one more call into JavaScript
   });
 }
 

@@ -1,6 +1,7 @@
 #include "tracelab/autodiff/tape.h"
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "autodiff/flat_map.h"
 #include "tracelab/base/local_array.h"
@@ -128,7 +129,9 @@ Tensor result_for(const Tensor* grad, const Tensor& source, UnconnectedGradients
 
 void notify_variable_read(const Variable& variable, const Tensor& value) {
   for (OpObserver* observer : active_observers()) {
-    auto* state = dynamic_cast<TapeState*>(observer);
+    // TapeState is final: comparing the dynamic type is the cast, without dynamic_cast's search of the hierarchy
+    // (one per observer per variable read).
+    auto* state = typeid(*observer) == typeid(TapeState) ? static_cast<TapeState*>(observer) : nullptr;
     if (!state || state->paused || !state->watch_accessed_variables || !variable.trainable()) continue;
     state->watch(value);
     std::pair<Variable, const TensorImpl*> read{variable, value.impl_ptr().get()};

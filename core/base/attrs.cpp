@@ -32,6 +32,7 @@ Attrs::Attrs(std::initializer_list<std::pair<AttrName, AttrValue>> entries) {
 }
 
 Attrs& Attrs::set(std::string_view name, AttrValue value) {
+  checked_by_.store(0, std::memory_order_relaxed);
   for (auto& entry : entries_) {
     if (entry.first == name) {
       entry.second = std::move(value);

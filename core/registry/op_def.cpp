@@ -1,11 +1,18 @@
 #include "tracelab/registry/op_def.h"
 
 #include <array>
+#include <atomic>
 #include <vector>
 
 namespace tl {
 
+std::uint64_t OpDef::next_check_id() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void OpDef::check_attrs(const Attrs& attrs) const {
+  if (attrs.checked_by() == check_id_) return;  // these attributes passed this op's check before, unchanged since
   const auto& entries = attrs.entries();
   std::size_t required_seen = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -20,10 +27,11 @@ void OpDef::check_attrs(const Attrs& attrs) const {
     required_seen += spec->required ? 1 : 0;
   }
   // An Attrs holds each name once, so when as many required ones were seen as the op declares, none is missing.
-  if (required_seen == required_attrs_) return;
-  for (const auto& spec : attrs_)
-    TL_CHECK(!spec.required || attrs.has(spec.name), InvalidArgument, name_, ": missing required attribute '",
-             spec.name, "'");
+  if (required_seen != required_attrs_)
+    for (const auto& spec : attrs_)
+      TL_CHECK(!spec.required || attrs.has(spec.name), InvalidArgument, name_, ": missing required attribute '",
+               spec.name, "'");
+  attrs.set_checked_by(check_id_);
 }
 
 std::size_t OpDef::num_outputs(const Attrs& attrs, Subgraphs subgraphs) const {

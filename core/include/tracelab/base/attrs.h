@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <initializer_list>
 #include <iosfwd>
@@ -110,6 +111,25 @@ class Attrs {
  public:
   Attrs() = default;
   Attrs(std::initializer_list<std::pair<AttrName, AttrValue>> entries);
+  Attrs(const Attrs& other) : entries_(other.entries_), checked_by_(other.checked_by()) {}
+  Attrs(Attrs&& other) noexcept : entries_(std::move(other.entries_)), checked_by_(other.checked_by()) {
+    other.checked_by_.store(0, std::memory_order_relaxed);
+  }
+  Attrs& operator=(const Attrs& other) {
+    if (this != &other) {
+      entries_ = other.entries_;
+      checked_by_.store(other.checked_by(), std::memory_order_relaxed);
+    }
+    return *this;
+  }
+  Attrs& operator=(Attrs&& other) noexcept {
+    if (this != &other) {
+      entries_ = std::move(other.entries_);
+      checked_by_.store(other.checked_by(), std::memory_order_relaxed);
+      other.checked_by_.store(0, std::memory_order_relaxed);
+    }
+    return *this;
+  }
 
   /// Sets (or replaces) an attribute. Plain `int` values are stored as int64.
   Attrs& set(std::string_view name, AttrValue value);
@@ -127,9 +147,17 @@ class Attrs {
   /// "axes=[1], keepdims=true"
   std::string str() const;
 
+  /// The check id of the op (OpDef::check_id) whose attribute check these exact attributes passed last, or 0:
+  /// OpDef::check_attrs does not check them again for that op (an eager op called with attributes made once,
+  /// such as matmul's, is checked on its first call only). set() forgets it; a copy keeps it, having the same
+  /// attributes.
+  std::uint64_t checked_by() const noexcept { return checked_by_.load(std::memory_order_relaxed); }
+  void set_checked_by(std::uint64_t op) const noexcept { checked_by_.store(op, std::memory_order_relaxed); }
+
  private:
   const AttrValue* find(std::string_view name) const noexcept;
   std::vector<std::pair<AttrName, AttrValue>> entries_;
+  mutable std::atomic<std::uint64_t> checked_by_{0};  // atomic: attributes made once are shared by threads
 };
 
 /// Name of the type an attribute value holds ("bool", "int", "float", "string", "ints", "dtype").

@@ -201,6 +201,7 @@ class OpDef {
   template <class T> OpDef& attr(std::string name, bool required = false) {
     attrs_.push_back({std::move(name), AttrValue(T{}).index(), required});
     required_attrs_ += required ? 1 : 0;
+    check_id_ = next_check_id();  // attributes checked against the specs before are checked again
     return *this;
   }
   OpDef& shape_fn(ShapeFn fn) { shape_fn_ = std::move(fn); return *this; }
@@ -268,6 +269,9 @@ class OpDef {
   std::uint32_t same_dtype_mask_ = 0;
   std::vector<AttrSpec> attrs_;
   std::size_t required_attrs_ = 0;  // how many of attrs_ are required
+  /// Names this op's attribute specs for Attrs::checked_by: unique per op and renewed when a spec is added.
+  std::uint64_t check_id_ = next_check_id();
+  static std::uint64_t next_check_id() noexcept;
   ShapeFn shape_fn_;
   KernelFn kernel_;
   KernelBinder binder_;
