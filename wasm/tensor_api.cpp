@@ -172,6 +172,14 @@ val handles_of(const std::vector<Tensor>& list) {
   return out;
 }
 
+namespace {
+/// The byte address of a concrete tensor's values in the module's memory; 0 for a symbolic one (no values).
+double values_address(const Tensor& t) {
+  const auto& values = t.impl().buffer;
+  return values ? static_cast<double>(reinterpret_cast<std::uintptr_t>(values->data())) : 0;
+}
+}  // namespace
+
 double results_of(const std::vector<Tensor>& list) {
   static std::vector<double> buffer;
   buffer.clear();
@@ -184,8 +192,7 @@ double results_of(const std::vector<Tensor>& list) {
     buffer.push_back(tensors().add(t));
     buffer.push_back(dtype_code(t.dtype()));
     buffer.push_back(t.is_symbolic() ? 1 : 0);
-    const auto& values = t.impl().buffer;  // a tensor's values never move: JS reads them here (dataSync)
-    buffer.push_back(t.is_symbolic() || !values ? 0 : static_cast<double>(reinterpret_cast<std::uintptr_t>(values->data())));
+    buffer.push_back(values_address(t));  // a tensor's values never move: JS reads them there (dataSync)
     buffer.push_back(t.rank());
     for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
   }
@@ -512,10 +519,7 @@ double tensor_data(double id) {
     TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, "dataSync: a symbolic tensor ", meta_str(t.meta()),
              " has no values while its function is being traced; return it from the function, or use tl.print; to"
              " branch or loop on it, convert the code with tl.autograph");
-    const void* data = t.dtype() == DType::float32 ? static_cast<const void*>(t.data<float>())
-                       : t.dtype() == DType::int32 ? static_cast<const void*>(t.data<std::int32_t>())
-                                                   : static_cast<const void*>(t.data<bool>());
-    return static_cast<double>(reinterpret_cast<std::uintptr_t>(data));
+    return values_address(t);
   });
 }
 

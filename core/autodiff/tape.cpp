@@ -111,7 +111,7 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs, needed},
                      input_grads.span());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (!input_grads[i].defined() || !state.is_watched(inputs[i])) continue;
+    if (!input_grads[i].defined() || !(i < 64 ? (needed >> i & 1) != 0 : state.is_watched(inputs[i]))) continue;
     TL_CHECK(input_grads[i].shape() == inputs[i].shape(), ShapeError, entry.op->name(),
              ": gradient rule returned shape ", input_grads[i].shape().str(), " for input ", i, " of shape ",
              inputs[i].shape().str());

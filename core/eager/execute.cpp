@@ -1,10 +1,10 @@
 #include "tracelab/eager/execute.h"
 
-#include "tracelab/base/local_array.h"
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "tracelab/base/local_array.h"
 
 namespace tl {
 namespace {

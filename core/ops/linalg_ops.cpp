@@ -184,20 +184,9 @@ void matmul_input_grads(const Tensor& a, const Tensor& b, bool ta, bool tb, cons
     }
     return;
   }
-  if (need_a) {
-    Tensor da = !ta && !tb ? matmul(g, b, false, true)
-                : ta && !tb ? matmul(b, g, false, true)
-                : !ta && tb ? matmul(g, b, false, false)
-                            : matmul(b, g, true, true);
-    d[0] = unbroadcast(da, a.shape());
-  }
-  if (need_b) {
-    Tensor db = !ta && !tb ? matmul(a, g, true, false)
-                : ta && !tb ? matmul(a, g, false, false)
-                : !ta && tb ? matmul(g, a, true, false)
-                            : matmul(g, a, true, true);
-    d[1] = unbroadcast(db, b.shape());
-  }
+  // The table above, two cases per gradient: the transposes of the product follow from ta and tb.
+  if (need_a) d[0] = unbroadcast(ta ? matmul(b, g, tb, true) : matmul(g, b, false, !tb), a.shape());
+  if (need_b) d[1] = unbroadcast(tb ? matmul(g, a, true, ta) : matmul(a, g, !ta, false), b.shape());
 }
 
 const Attrs& matmul_attrs(bool transpose_a, bool transpose_b) {
