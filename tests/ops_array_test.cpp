@@ -102,6 +102,46 @@ TEST_CASE("ops/reshape: values keep their order") {
   }
 }
 
+TEST_CASE("ops/views: eager reshape, expand_dims, squeeze, identity and stop_gradient share x's buffer") {
+  auto& registry = tl::OpRegistry::global();
+  for (const char* name : {"reshape", "expand_dims", "squeeze", "identity", "stop_gradient"})
+    CHECK_MESSAGE(registry.get(name).has(tl::trait::view), name);
+  for (const char* name : {"transpose", "broadcast_to", "slice", "cast"})
+    CHECK_MESSAGE(!registry.get(name).has(tl::trait::view), name);
+  for (const tl::OpDef* op : registry.all())  // what the funnel's view path assumes
+    if (op->has(tl::trait::view))
+      CHECK_MESSAGE((op->num_inputs() == 1 && op->num_outputs() == 1 && !op->has(tl::trait::dynamic_outputs) &&
+                     !op->has(tl::trait::updates_variables)), op->name());
+
+  tl::Tensor x = iota({1, 2, 3});
+  const float* values = x.data<float>();
+  for (const tl::Tensor& v : {tl::reshape(x, {3, 2}), tl::expand_dims(x, 0), tl::squeeze(x), tl::identity(x),
+                              tl::stop_gradient(x)}) {
+    CHECK(v.data<float>() == values);
+    CHECK(fv(v) == F{0, 1, 2, 3, 4, 5});
+    CHECK_FALSE(tl::detail::exclusively_owned(v));  // never written in place while x holds the buffer
+  }
+  CHECK(tl::reshape(x, {6}).shape() == Shape{6});
+  CHECK(tl::squeeze(x).shape() == Shape{2, 3});
+  // A bad shape is the shape rule's error, as before.
+  CHECK_THROWS_AS(tl::reshape(x, {4}), tl::ShapeError);
+
+  SUBCASE("a view of a variable's value keeps its values when an optimizer updates the variable in place") {
+    tl::Variable var(tl::reshape(iota({4}), {2, 2}), "w");
+    tl::Tensor before = tl::reshape(var.read(), {4});
+    tl::optimizers::SGD sgd(0.5);  // its sgd_apply kernel updates the variable in place when nobody shares it
+    sgd.apply_gradients({tl::ones({2, 2})}, {var});
+    CHECK(fv(before) == F{0, 1, 2, 3});
+    CHECK(fv(var.read()) == F{-0.5f, 0.5f, 1.5f, 2.5f});
+  }
+  SUBCASE("traced, the view ops copy into the graph's slots and give the same values") {
+    auto f = tl::function([](const tl::Tensor& t) { return tl::identity(tl::squeeze(tl::expand_dims(tl::reshape(t, {3, 2}), 0))); });
+    tl::Tensor y = f(x);
+    CHECK(y.shape() == Shape{3, 2});
+    CHECK(fv(y) == F{0, 1, 2, 3, 4, 5});
+  }
+}
+
 TEST_CASE("ops/transpose: permutes dims") {
   SUBCASE("default reverses") {
     auto y = tl::transpose(iota({2, 3}));

@@ -106,6 +106,35 @@ TEST_CASE("optimizers/adam: a double-precision reference over 5 steps on a vecto
   for (std::size_t i = 0; i < 7; ++i) CHECK(got[i] == doctest::Approx(ref[i]).epsilon(1e-5));
 }
 
+TEST_CASE("optimizers/minimize: tape.gradient + apply_gradients in one call; the tape's variables by default") {
+  Variable a(tl::constant({1.f, -2.f}), "a"), b(tl::constant({0.5f, 3.f}), "b");
+  Variable c(tl::constant({1.f, -2.f}), "c"), d(tl::constant({0.5f, 3.f}), "d");
+  Variable e(tl::constant({1.f, -2.f}), "e"), f(tl::constant({0.5f, 3.f}), "f");
+  opt::Adam by_hand(0.1), given(0.1), watched(0.1);
+  const auto loss = [](const Variable& x, const Variable& y) { return tl::reduce_sum(tl::square(x.read() * y.read())); };
+  for (int i = 0; i < 3; ++i) {
+    {
+      tl::GradientTape tape;
+      Tensor l = loss(a, b);
+      by_hand.apply_gradients(tape.gradient(l, std::vector<Variable>{a, b}), {a, b});
+    }
+    {
+      tl::GradientTape tape;
+      given.minimize(tape, loss(c, d), {c, d});
+    }
+    {
+      tl::GradientTape tape;
+      watched.minimize(tape, loss(e, f));  // the variables the loss read: e, f
+    }
+  }
+  for (const auto& [x, y] : {std::pair{a, c}, std::pair{a, e}, std::pair{b, d}, std::pair{b, f}})
+    CHECK(x.read().to_vector<float>() == y.read().to_vector<float>());
+  CHECK(step_of(watched) == 3);
+  tl::GradientTape tape;  // nothing watched: apply_gradients' error, nothing applied
+  CHECK_THROWS_AS(watched.minimize(tape, tl::constant({1.f})), tl::InvalidArgument);
+  CHECK(step_of(watched) == 3);
+}
+
 TEST_CASE("optimizers/rmsprop: Keras' docstring value, and with momentum") {
   // var = 10, lr = 0.1: rms = 0.1 * 100 = 10, var = 10 - 0.1 * 10 / sqrt(10 + 1e-7) = 9.683772
   Variable var(tl::scalar(10.f), "var");

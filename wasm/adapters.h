@@ -114,6 +114,8 @@ val optimizer_new(const val& config);
 val optimizer_apply(double id, const val& grads, const val& vars);
 /// The same with 2 × count handles in the staging area: the gradients (0: none), then the variables.
 double optimizer_apply_staged(double id, double count);
+/// Optimizer.minimize: the loss's gradients for `count` staged variables (-1: the tape's watched ones), applied.
+double optimizer_minimize_staged(double id, double tape, double loss, double count);
 val optimizer_variables(double id);
 bool optimizer_dispose(double id);
 val metric_new(const std::string& type, const val& config);

@@ -64,6 +64,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("optimizerNew", &optimizer_new);
   emscripten::function("optimizerApply", &optimizer_apply);
   emscripten::function("optimizerApplyStaged", &optimizer_apply_staged);
+  emscripten::function("optimizerMinimizeStaged", &optimizer_minimize_staged);
   emscripten::function("optimizerVariables", &optimizer_variables);
   emscripten::function("optimizerDispose", &optimizer_dispose);
   emscripten::function("metricNew", &metric_new);

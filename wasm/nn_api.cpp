@@ -224,6 +224,24 @@ double optimizer_apply_staged(double id, double count) {
   });
 }
 
+/// Optimizer.minimize's core: the gradients of `loss` for the `count` staged variables (count -1: the variables the
+/// tape watched) applied without leaving the core.
+double optimizer_minimize_staged(double id, double tape, double loss, double count) {
+  return guarded([&] {
+    GradientTape& t = *tapes().get(tape);
+    const Tensor& y = tensors().get(loss);
+    std::vector<Variable> vars;
+    if (count >= 0) {
+      std::span<const double> ids = staged_numbers(count, "Optimizer.minimize");
+      vars.reserve(ids.size());
+      for (double v : ids) vars.push_back(variables().get(v));
+      TL_CHECK(!vars.empty(), InvalidArgument, "Optimizer.minimize: varList is empty");
+    }
+    optimizer_table().get(id)->minimize(t, y, vars);
+    return 0.0;
+  });
+}
+
 val optimizer_variables(double id) {
   return guarded([&] { return variable_list(optimizer_table().get(id)->variables()); });
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <climits>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "adapters.h"
@@ -426,9 +427,13 @@ val tensor_retain(double id) {
 
 val memory() {
   val out = val::object();
+  // Bytes of values, each buffer once: handles may share one (a second handle to a tensor, or a view such as an
+  // eager reshape's output).
   std::size_t bytes = 0;
+  std::unordered_set<const void*> counted;
   tensors().for_each([&](const Tensor& t) {
-    if (t.defined() && !t.is_symbolic()) bytes += static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
+    if (t.defined() && !t.is_symbolic() && counted.insert(t.impl().buffer.get()).second)
+      bytes += static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
   });
   out.set("numTensors", static_cast<double>(tensors().size()));
   out.set("numBytes", static_cast<double>(bytes));

@@ -91,6 +91,14 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
   op.infer(std::span<const TensorMeta* const>(metas.data(), metas.size()), attrs, out_metas.span(), subgraphs,
            variables);
 
+  if (op.has(trait::view)) {  // input 0's buffer under the output's meta: no allocation, no copy
+    TL_CHECK(out_metas[0].shape.is_fully_defined(), ShapeError, op.name(), ": output 0 has unknown dims ",
+             out_metas[0].shape.str(), " in eager mode");
+    outputs[0] = detail::view(inputs[0], std::move(out_metas[0]));
+    for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs, subgraphs);
+    return;
+  }
+
   // Results go to `outputs` only once the kernel succeeded, so a failing op leaves the caller's tensors alone.
   detail::LocalArray<Tensor, kInline> results(outputs.size());
   const bool dynamic = op.has(trait::dynamic_outputs);  // the kernel allocates its own outputs

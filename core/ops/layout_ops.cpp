@@ -1,6 +1,7 @@
 // Layout ops: x's elements, none computed, in a new arrangement — reshape, expand_dims and squeeze (same order,
-// new shape: one flat copy), transpose (dims permuted: a strided copy), broadcast_to (size-1 and missing leading
-// dims repeated), identity and stop_gradient (a copy). Each gradient moves g back to x's layout.
+// new shape), transpose (dims permuted: a strided copy), broadcast_to (size-1 and missing leading dims repeated),
+// identity and stop_gradient. The same-order ops are views (trait::view): eagerly their output shares x's buffer;
+// in a graph their kernel is one flat copy into the output's slot. Each gradient moves g back to x's layout.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -19,7 +20,7 @@ namespace tl {
 namespace detail {
 namespace {
 
-/// Kernel of the ops that keep the elements in order (reshape, expand_dims, squeeze): one flat copy.
+/// Kernel of the ops that keep the elements in order (the view ops, in a graph): one flat copy.
 void copy_kernel(KernelContext& ctx) {
   visit_dtype(ctx.input(0).dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -194,7 +195,7 @@ void register_layout_ops(OpRegistry& r) {
       .shape_fn([](ShapeContext& ctx) {
         ctx.output() = TensorMeta{ctx.input(0).dtype, reshape_shape(ctx.input(0).shape, ctx.attrs.get<Ints>("shape"))};
       })
-      .kernel(copy_kernel)
+      .traits(trait::view).kernel(copy_kernel)
       .gradient(grad_reshape);
 
   r.op("transpose").doc("y[i_perm[0], ..., i_perm[n-1]] = x[i_0, ..., i_n-1]; empty perm reverses").inputs(1)
@@ -220,7 +221,7 @@ void register_layout_ops(OpRegistry& r) {
         dims.insert(dims.begin() + (axis < 0 ? axis + rank + 1 : axis), 1);
         ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
       })
-      .kernel(copy_kernel)
+      .traits(trait::view).kernel(copy_kernel)
       .gradient(grad_reshape);
 
   r.op("squeeze").doc("x without the listed size-1 dims (all size-1 dims when axes is empty)").inputs(1)
@@ -233,7 +234,7 @@ void register_layout_ops(OpRegistry& r) {
           if (keep[i]) dims.push_back(in.shape[i]);
         ctx.output() = TensorMeta{in.dtype, Shape(std::move(dims))};
       })
-      .kernel(copy_kernel)
+      .traits(trait::view).kernel(copy_kernel)
       .gradient(grad_reshape);
 
   r.op("broadcast_to").doc("x repeated along its size-1 and missing leading dims to shape (NumPy rules)").inputs(1)
@@ -244,13 +245,14 @@ void register_layout_ops(OpRegistry& r) {
       })
       .gradient(grad_broadcast_to);
 
-  r.op("identity").doc("x itself (a copy); d = g").inputs(1)
-      .shape_fn(same_as_input)
+  r.op("identity").doc("x itself (eagerly the same values, in a graph a copy); d = g").inputs(1)
+      .traits(trait::view).shape_fn(same_as_input)
       .kernel(copy_kernel)
       .gradient([](const GradContext& c, Grads d) { d[0] = c.grad(); });
 
-  r.op("stop_gradient").doc("x itself (a copy), invisible to the tape: no gradient flows back through it")
-      .inputs(1).traits(trait::not_differentiable)
+  r.op("stop_gradient").doc("x itself (eagerly the same values, in a graph a copy), invisible to the tape: no "
+                             "gradient flows back through it")
+      .inputs(1).traits(trait::not_differentiable | trait::view)
       .shape_fn(same_as_input)
       .kernel(copy_kernel);
 }

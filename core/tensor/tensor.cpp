@@ -218,6 +218,13 @@ Tensor Tensor::empty(DType dtype, const Shape& shape) {
   return Tensor(std::move(impl));
 }
 
+Tensor detail::view(const Tensor& source, TensorMeta&& meta) {
+  auto impl = std::allocate_shared<TensorImpl>(PooledAllocator<TensorImpl>{});
+  impl->meta = std::move(meta);
+  impl->buffer = source.impl().buffer;
+  return Tensor(std::move(impl));
+}
+
 void Tensor::empty_handle_error() {
   throw InvalidArgument("use of an empty Tensor handle (default-constructed)");
 }

@@ -58,6 +58,16 @@ test('memory: tidy disposes what it made except results and keep(); counts retur
   assert.equal(live(), before);
   const m = tl.memory();
   for (const key of ['numTensors', 'numBytes', 'numVariables', 'wasmHeapBytes', 'collectedByGC']) assert.ok(key in m, key);
+  // numBytes counts each buffer once: an eager reshape shares its input's values.
+  tl.tidy(() => {
+    const x = tl.zeros([256]);
+    const bytes = tl.memory().numBytes;
+    tl.reshape(x, [16, 16]);
+    tl.squeeze(tl.expandDims(x, 0));
+    assert.equal(tl.memory().numBytes, bytes);
+    tl.add(x, 1);
+    assert.equal(tl.memory().numBytes, bytes + 1024);
+  });
 });
 
 test('memory: the FinalizationRegistry releases handles of tensors collected without dispose() (a safety net)', async () => {

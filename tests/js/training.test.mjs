@@ -76,6 +76,46 @@ test('optimizers: minimize, sgd / momentum / rmsprop, losses by name, metrics, s
   w.dispose();
 });
 
+test('Optimizer.minimize: the same bits as tape.gradient + applyGradients; default varList, traced, bad input', () => {
+  const make = () => [tl.variable(tl.tensor([[0.5, -1], [2, 0.25]]), true, 'mw'), tl.variable(tl.tensor([0.1, -0.3]), true, 'mb')];
+  const x = tl.keep(tl.tensor([[1, 2], [3, -1], [0.5, 0.5]]));
+  const lossOf = (w, b) => tl.mean(tl.square(tl.relu(tl.add(tl.matMul(x, w.read()), b.read()))));
+  const [w1, b1] = make(), [w2, b2] = make(), [w3, b3] = make();
+  const adam1 = tl.train.adam(0.05), adam2 = tl.train.adam(0.05), adam3 = tl.train.adam(0.05);
+  for (let i = 0; i < 5; ++i) {
+    tl.tidy(() => {  // the long way: gradients into JS and back
+      const tape = new tl.GradientTape();
+      const loss = lossOf(w1, b1);
+      const grads = tape.gradient(loss, [w1, b1]);
+      tape.dispose();
+      adam1.applyGradients([[grads[0], w1], [grads[1], b1]]);
+    });
+    tl.tidy(() => adam2.minimize(() => lossOf(w2, b2), false, [w2, b2]));
+    const cost = tl.tidy(() => adam3.minimize(() => lossOf(w3, b3), true).dataSync()[0]);  // the variables f read
+    assert.ok(Number.isFinite(cost));
+  }
+  for (const [a, b] of [[w1, w2], [w1, w3], [b1, b2], [b1, b3]])
+    assert.deepEqual(tl.tidy(() => a.read().dataSync()), tl.tidy(() => b.read().dataSync()));
+  assert.equal(tl.tidy(() => adam3.getWeights()[0].read().dataSync()[0]), 5);  // iterations
+
+  // Inside tl.function: the update becomes graph nodes, the same values again.
+  const [w4, b4] = make(), adam4 = tl.train.adam(0.05);
+  const step = tl.function(() => adam4.minimize(() => lossOf(w4, b4), true), { name: 'minimize_step' });
+  for (let i = 0; i < 5; ++i) tl.tidy(() => step());
+  assert.deepEqual(tl.tidy(() => w4.read().dataSync()), tl.tidy(() => w1.read().dataSync()));
+
+  const live = tl.memory().numTensors;
+  assert.throws(() => adam1.minimize(42), /Optimizer.minimize: f is the number 42; expected a function returning the loss/);
+  assert.throws(() => adam1.minimize(() => 3), /Optimizer.minimize: f returned the number 3; expected the loss, a tensor/);
+  assert.throws(() => adam1.minimize(() => lossOf(w1, b1), false, []), /Optimizer.minimize: varList is empty/);
+  assert.throws(() => adam1.minimize(() => lossOf(w1, b1), false, [x]), /Optimizer.minimize: varList\[0\] is .*expected a tl.Variable/);
+  assert.throws(() => tl.tidy(() => adam1.minimize(() => tl.sum(x))), /no gradients|Gradients|gradient/i);  // reads no variable
+  assert.equal(tl.memory().numTensors, live);  // failed calls leave no tensors behind
+  assert.deepEqual(tl.tidy(() => adam1.getWeights()[0].read().dataSync()[0]), 5);  // and no step applied
+  step.dispose();
+  tl.dispose([x, w1, b1, w2, b2, w3, b3, w4, b4]);
+});
+
 test('summary: the default writer (asDefault), the current step, false without a writer; scopes nest and restore', () => {
   tl.summary.setStep(null);
   assert.equal(tl.summary.scalar('loss', 1, 0), false);          // no default writer: nothing written

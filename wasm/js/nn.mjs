@@ -152,16 +152,23 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       }
       guardCall(core.optimizerApplyStaged, this.id, engine.stage(handles) / 2);
     }
-    /** Computes f()'s gradients for varList (default: the trainable variables f reads) and applies them. */
+    /**
+     * Runs f() under a tape and applies the gradients of the loss it returns for varList (default: the trainable
+     * variables f read) — TF.js' minimize. The gradients stay in the core: one call computes and applies them.
+     */
     minimize(f, returnCost = false, varList) {
-      const tape = new GradientTape({ persistent: true });
+      const what = 'Optimizer.minimize';
+      if (typeof f !== 'function') throw new InvalidArgument(`${what}: f is ${describeValue(f)}; expected a function returning the loss`);
+      const vars = varList === undefined || varList === null ? null : variableList(varList, what, 'varList');
+      if (vars !== null && vars.length === 0) throw new InvalidArgument(`${what}: varList is empty`);
+      const tape = new GradientTape();
       let cost;
       try {
         cost = f();
-        const vars = varList ?? tape.watchedVariables();
-        const grads = tape.gradient(cost, vars);
-        this.applyGradients(grads.map((g, i) => [g, vars[i]]));
-        for (const g of grads) g?.dispose();
+        if (!(cost instanceof Tensor))
+          throw new InvalidArgument(`${what}: f returned ${describeValue(cost)}; expected the loss, a tensor`);
+        cost.checkAlive(`${what}: the loss`);
+        guardCall(core.optimizerMinimizeStaged, this.id, tape.id, cost.id, vars === null ? -1 : engine.stage(vars));
       } finally {
         tape.dispose();
       }

@@ -28,6 +28,7 @@
 #include "tracelab/tensor/tensor.h"
 
 namespace tl {
+class GradientTape;
 class OpDef;
 }
 
@@ -128,6 +129,10 @@ class Optimizer {
   void apply_gradients(const std::vector<Tensor>& grads, const std::vector<Variable>& vars);
   /// The same from (gradient, variable) pairs.
   void apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
+  /// Keras' minimize(loss, var_list, tape): tape.gradient(loss, vars), then apply_gradients. With `vars` empty,
+  /// the variables the tape watched (tf.keras' default var_list is the trainable variables; the tape's are the ones
+  /// the loss read).
+  void minimize(GradientTape& tape, const Tensor& loss, const std::vector<Variable>& vars = {});
   /// Creates the slots of `vars` now (Keras' build), e.g. before restoring a checkpoint. Idempotent.
   void build(const std::vector<Variable>& vars);
 

@@ -58,6 +58,12 @@ inline constexpr std::uint32_t updates_variables = 1u << 6;
 /// The outputs depend on the inputs' dtypes and shapes only, never on their values (zeros_like, ones_like):
 /// constant folding replaces such a node by its result whenever the input shapes are fully known.
 inline constexpr std::uint32_t reads_only_metas = 1u << 7;
+/// The output is input 0's elements, in order, under the output's meta (reshape, expand_dims, squeeze, identity,
+/// stop_gradient): an eager call returns a tensor sharing input 0's buffer instead of running the kernel, as
+/// TensorFlow's reshape forwards its input's buffer. Sharing is safe because nothing writes a buffer in place
+/// unless it is exclusively owned (detail::exclusively_owned). The graph executor runs the kernel (a copy into
+/// the output's planned slot).
+inline constexpr std::uint32_t view = 1u << 8;
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.

@@ -199,6 +199,10 @@ inline bool exclusively_owned(const Tensor& tensor) noexcept {
   const auto& impl = tensor.impl_ptr();
   return impl != nullptr && impl.use_count() == 1 && impl->buffer != nullptr && impl->buffer.use_count() == 1;
 }
+
+/// A tensor of `meta` sharing `source`'s buffer (ops with trait::view, eagerly): `meta` must hold as many bytes as
+/// `source`, which the op's shape rule guarantees.
+Tensor view(const Tensor& source, TensorMeta&& meta);
 }  // namespace detail
 
 }  // namespace tl
