@@ -11,6 +11,7 @@
 #include <span>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -122,12 +123,12 @@ double results_of(const std::vector<Tensor>& list);
 double staging_area(double count);
 /// The first `count` numbers JS wrote to the staging area: a view, valid until JS grows the area again (no core
 /// call does), so read it before calling back into JS.
-std::span<const double> staged_numbers(double count, const std::string& what);
+std::span<const double> staged_numbers(double count, std::string_view what);
 /// A dtype as results_of writes it (0 float32, 1 int32, 2 bool), and back (InvalidArgument naming `what`).
 double dtype_code(DType dtype) noexcept;
-DType dtype_of_code(double code, const std::string& what);
+DType dtype_of_code(double code, std::string_view what);
 /// The tensors whose handles JS wrote to the staging area (`count` of them).
-std::vector<Tensor> staged_tensors(double count, const std::string& what);
+std::vector<Tensor> staged_tensors(double count, std::string_view what);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).
 std::vector<Tensor> tensors_of(const emscripten::val& ids, const std::string& what);
 /// The same, releasing the handles: the tensors' ownership passes from JS to C++.

@@ -207,7 +207,7 @@ std::vector<double>& staging() {
 }
 }  // namespace
 
-std::span<const double> staged_numbers(double count, const std::string& what) {
+std::span<const double> staged_numbers(double count, std::string_view what) {
   const std::vector<double>& area = staging();
   TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
            " staged values, the staging area holds ", area.size());
@@ -216,7 +216,7 @@ std::span<const double> staged_numbers(double count, const std::string& what) {
 
 double dtype_code(DType dtype) noexcept { return dtype == DType::float32 ? 0 : dtype == DType::int32 ? 1 : 2; }
 
-DType dtype_of_code(double code, const std::string& what) {
+DType dtype_of_code(double code, std::string_view what) {
   TL_CHECK(code == 0 || code == 1 || code == 2, InvalidArgument, what, ": dtype code ", code,
            " (expected 0 float32, 1 int32 or 2 bool)");
   return code == 0 ? DType::float32 : code == 1 ? DType::int32 : DType::bool_;
@@ -229,7 +229,7 @@ double staging_area(double count) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(area.data()));
 }
 
-std::vector<Tensor> staged_tensors(double count, const std::string& what) {
+std::vector<Tensor> staged_tensors(double count, std::string_view what) {
   const std::vector<double>& area = staging();
   TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
            " staged tensors, the staging area holds ", area.size());
