@@ -201,6 +201,47 @@ TEST_CASE("executor/static plan: slots reused by liveness, no allocation per cal
   }
 }
 
+TEST_CASE("executor/planned views: a reshape whose input dies there keeps the input's slot and runs no kernel") {
+  // relu(x W) reshaped to [-1] (its input dies at the reshape: forwarded), and x W reshaped again while relu still
+  // reads it (not forwarded: a copy into its own slot). Static, and with an unknown batch dim (specialized plans).
+  Tensor w = Generator(30).uniform({8, 6}, -0.5, 0.5);
+  for (bool unknown : {false, true}) {
+    CAPTURE(unknown);
+    auto g = std::make_shared<Graph>();
+    auto x = g->add_input(f32({unknown ? -1 : 4, 8}), "x");
+    auto h = g->add_op("matmul", {x, g->add_constant(w)})[0];
+    auto copied = g->add_op("reshape", {h}, {{"shape", Ints{-1, 3}}})[0];
+    auto r = g->add_op("relu", {h})[0];
+    auto flat = g->add_op("reshape", {r}, {{"shape", Ints{-1}}})[0];
+    auto sum = g->add_op("reduce_sum", {g->add_op("reshape", {copied}, {{"shape", Ints{-1}}})[0]})[0];
+    g->set_outputs({flat, sum});
+    Executor exec(g);
+    Tensor x1 = Generator(31).uniform({4, 8}), x2 = Generator(32).uniform({4, 8});
+    const auto expected = [&](const Tensor& in) {
+      Tensor hh = matmul(in, w);
+      return std::vector<Tensor>{reshape(relu(hh), {-1}), reduce_sum(reshape(hh, {-1}))};
+    };
+    std::vector<Tensor> out1 = exec.run(std::vector<Tensor>{x1});
+    // h, the copy (and its own reshape), relu's output (and the flat result), the sum: without forwarding the two
+    // reshapes whose inputs die would each need a slot of their own (5).
+    CHECK(exec.num_slots() == 4);
+    CHECK(exec.num_forwarded() == 2);  // the flat reshape of relu's output, the copy's reshape
+    CHECK(same_bits(out1[0], expected(x1)[0]));
+    CHECK(same_bits(out1[1], expected(x1)[1]));
+    CHECK(out1[0].shape() == Shape{24});
+    // The kept results stay as they were; dropped, the next calls allocate nothing.
+    std::vector<Tensor> out2 = exec.run(std::vector<Tensor>{x2});
+    CHECK(same_bits(out1[0], expected(x1)[0]));
+    CHECK(same_bits(out2[0], expected(x2)[0]));
+    CHECK(same_bits(out2[1], expected(x2)[1]));
+    out1.clear();
+    out2.clear();
+    exec.run(std::vector<Tensor>{x1});
+    CHECK(allocations_of_run(exec, {x2}) == 0);
+    CHECK(same_bits(exec.run(std::vector<Tensor>{x1})[0], expected(x1)[0]));
+  }
+}
+
 TEST_CASE("executor/dynamic plan: f32[?,20] with 3 and then 7 rows") {
   auto g = std::make_shared<Graph>();
   Tensor w = Generator(20).uniform({20, 5}, -0.5, 0.5), b = Generator(21).uniform({5});

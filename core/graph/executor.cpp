@@ -110,6 +110,8 @@ void Executor::assign_variable(const Step& step) {
 }
 
 void Executor::run_op(const Step& step) {
+  if (plan_ != nullptr && plan_->forwards[static_cast<std::size_t>(&step - steps_.data())] && forward_input(step))
+    return;
   for (std::size_t i = 0; i < step.num_inputs; ++i) args_[i] = &values_[input_ids_[step.first_input + i]];
   const TensorRefs args(args_.data(), step.num_inputs);
   prepare_outputs(step, args);
@@ -125,6 +127,24 @@ void Executor::run_op(const Step& step) {
                         specialize_};
   step.kernel(context);
   if (!in_planned_slots(step, outputs)) check_outputs(step, outputs);
+}
+
+/// A view op whose input dies here, planned into its input's slot: the slot's tensor becomes the output, under
+/// the output's meta, without a kernel. When the input is not that tensor, or someone else holds it, returns false
+/// and the kernel copies as for any op (acquire_slot then gives the output a fresh buffer if the slot is held).
+bool Executor::forward_input(const Step& step) {
+  Tensor& in = values_[input_ids_[step.first_input]];
+  const std::size_t out = step.first_output, index = plan_->slot_of_value[out];
+  Tensor& slot = plan_->slots[index];
+  // Held by the slot and by `in` only (a tensor's implementation, then its buffer).
+  if (!slot.defined() || in.impl_ptr() != slot.impl_ptr() || slot.impl_ptr().use_count() != 2 ||
+      slot.impl().buffer.use_count() != 1)
+    return false;
+  in = Tensor();  // the input dies here
+  const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = *plan_->value_meta[out];  // nobody else sees this impl
+  plan_->slot_meta_of[index] = plan_->meta_class[out];
+  values_[out] = slot;
+  return true;
 }
 
 /// True when every output is still its planned slot's tensor (the kernel wrote into it): its meta is the plan's.

@@ -3,6 +3,7 @@
 #include "tracelab/graph/executor.h"
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 namespace tl::graph {
@@ -193,14 +194,29 @@ void Executor::compute_releases(std::size_t num_values, const std::vector<std::s
 
 /// Greedy slot assignment in schedule order: an output takes a free slot of its dtype and byte size, or a new
 /// one; slots of values released after node k become free for the nodes after k (never for k's own outputs,
-/// which the kernel writes while it still reads its inputs).
+/// which the kernel writes while it still reads its inputs). The exception is a view op (trait::view) whose input
+/// has a slot and dies at that node: its output keeps the input's slot, and no kernel runs (forward_input).
 void Executor::plan_slots(Plan& plan) const {
   auto& slot_of_value = plan.slot_of_value;
   auto& slot_metas = plan.slot_metas;
   slot_of_value.assign(plan.value_meta.size(), npos);
+  plan.forwards.assign(steps_.size(), 0);
   std::vector<std::size_t> free_slots;
-  for (const Step& step : steps_) {
-    if (step.op != nullptr && !step.dynamic_outputs) {
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const Step& step = steps_[k];
+    const std::span<const std::size_t> released(release_ids_.data() + step.first_release, step.num_release);
+    std::size_t forwarded = npos;  // the input value whose slot the output keeps
+    if (step.op != nullptr && !step.dynamic_outputs && step.op->has(trait::view)) {
+      const std::size_t in = input_ids_[step.first_input], out = step.first_output;
+      const TensorMeta &from = *plan.value_meta[in], &to = *plan.value_meta[out];
+      if (slot_of_value[in] != npos && std::find(released.begin(), released.end(), in) != released.end() &&
+          from.dtype == to.dtype && byte_size(from) == byte_size(to)) {
+        forwarded = in;
+        slot_of_value[out] = slot_of_value[in];
+        plan.forwards[k] = 1;
+      }
+    }
+    if (step.op != nullptr && !step.dynamic_outputs && forwarded == npos) {
       for (std::size_t i = 0; i < step.num_outputs; ++i) {
         const TensorMeta& meta = *plan.value_meta[step.first_output + i];
         auto fits = [&](std::size_t s) {
@@ -217,9 +233,9 @@ void Executor::plan_slots(Plan& plan) const {
         slot_of_value[step.first_output + i] = slot;
       }
     }
-    for (std::size_t r = 0; r < step.num_release; ++r) {
-      std::size_t slot = slot_of_value[release_ids_[step.first_release + r]];
-      if (slot != npos) free_slots.push_back(slot);
+    for (std::size_t value : released) {
+      std::size_t slot = slot_of_value[value];
+      if (slot != npos && value != forwarded) free_slots.push_back(slot);
     }
   }
   plan.slots.resize(slot_metas.size());

@@ -1,7 +1,8 @@
 // Layout ops: x's elements, none computed, in a new arrangement — reshape, expand_dims and squeeze (same order,
 // new shape), transpose (dims permuted: a strided copy), broadcast_to (size-1 and missing leading dims repeated),
 // identity and stop_gradient. The same-order ops are views (trait::view): eagerly their output shares x's buffer;
-// in a graph their kernel is one flat copy into the output's slot. Each gradient moves g back to x's layout.
+// in a graph x's planned slot passes to the output when x dies there, else their kernel copies into the output's
+// slot. Each gradient moves g back to x's layout.
 #include <algorithm>
 #include <cstdint>
 #include <span>

@@ -19,6 +19,7 @@
 //   std::vector<tl::Tensor> y = exec.run(std::vector<tl::Tensor>{x});
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -60,6 +61,12 @@ class Executor {
   bool specializes() const noexcept { return specializes_; }
   /// Planned buffers of the static plan, or of the last plan used (0 for a dynamic executor or before a call).
   std::size_t num_slots() const noexcept { return last_plan_ == nullptr ? 0 : last_plan_->slot_metas.size(); }
+  /// View steps (reshape and its kin) of the static plan, or of the last plan used, whose input dies there: they
+  /// hand the input's slot on under the output's meta instead of running the copy kernel.
+  std::size_t num_forwarded() const noexcept {
+    if (last_plan_ == nullptr) return 0;
+    return static_cast<std::size_t>(std::count(last_plan_->forwards.begin(), last_plan_->forwards.end(), 1));
+  }
   /// Plans held: 1 for a static executor, up to max_plans when specializing, 0 for a dynamic one.
   std::size_t num_plans() const noexcept { return plans_.size(); }
   /// Op outputs that need storage (outputs of dynamic_outputs ops are allocated by their kernels).
@@ -97,6 +104,9 @@ class Executor {
     std::vector<Tensor> slots;                   ///< the buffers
     std::vector<std::size_t> meta_class;         ///< per value: equal metas share a number (slotted values only)
     std::vector<std::size_t> slot_meta_of;       ///< per slot: the meta_class its tensor has (npos: unknown)
+    /// Per step: 1 when the step is a view op (trait::view: reshape, squeeze, ...) whose input dies there; its
+    /// output then has its input's slot, and running it hands the slot's tensor on under the output's meta.
+    std::vector<char> forwards;
     /// Per step: what its kernel keeps between calls (e.g. a reduction's plan for its input shape), per plan so
     /// that calls alternating between input shapes each find their own.
     std::vector<std::unique_ptr<KernelState>> kernel_states;
@@ -115,6 +125,7 @@ class Executor {
   // Running (executor.cpp).
   void run_step(const Step& step, std::span<const Tensor> inputs);
   void run_op(const Step& step);
+  bool forward_input(const Step& step);
   void prepare_outputs(const Step& step, TensorRefs args);
   void check_outputs(const Step& step, std::span<Tensor> outputs) const;
   bool in_planned_slots(const Step& step, std::span<const Tensor> outputs) const;

@@ -61,8 +61,9 @@ inline constexpr std::uint32_t reads_only_metas = 1u << 7;
 /// The output is input 0's elements, in order, under the output's meta (reshape, expand_dims, squeeze, identity,
 /// stop_gradient): an eager call returns a tensor sharing input 0's buffer instead of running the kernel, as
 /// TensorFlow's reshape forwards its input's buffer. Sharing is safe because nothing writes a buffer in place
-/// unless it is exclusively owned (detail::exclusively_owned). The graph executor runs the kernel (a copy into
-/// the output's planned slot).
+/// unless it is exclusively owned (detail::exclusively_owned). The graph executor hands a dying input's planned
+/// slot on to the output without the kernel (Executor::forward_input); otherwise the kernel copies into the
+/// output's slot.
 inline constexpr std::uint32_t view = 1u << 8;
 }  // namespace trait
 
