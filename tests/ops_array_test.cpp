@@ -135,7 +135,8 @@ TEST_CASE("ops/views: eager reshape, expand_dims, squeeze, identity and stop_gra
     CHECK(fv(var.read()) == F{-0.5f, 0.5f, 1.5f, 2.5f});
   }
   SUBCASE("traced, the view ops copy into the graph's slots and give the same values") {
-    auto f = tl::function([](const tl::Tensor& t) { return tl::identity(tl::squeeze(tl::expand_dims(tl::reshape(t, {3, 2}), 0))); });
+    auto f = tl::function(
+        [](const tl::Tensor& t) { return tl::identity(tl::squeeze(tl::expand_dims(tl::reshape(t, {3, 2}), 0))); });
     tl::Tensor y = f(x);
     CHECK(y.shape() == Shape{3, 2});
     CHECK(fv(y) == F{0, 1, 2, 3, 4, 5});

@@ -61,8 +61,8 @@ Tensor ones_like(const Tensor& x);
 /// x itself (eagerly the same buffer, as every view op: reshape, expand_dims, squeeze); the gradient passes through
 /// unchanged (tf.identity).
 Tensor identity(const Tensor& x);
-/// x itself (eagerly the same buffer) that the tape does not record, so no gradient flows back through it (tf.stop_gradient):
-/// with y = stop_gradient(x), d(sum(y * x))/dx is y, not 2x.
+/// x itself (eagerly the same buffer) that the tape does not record, so no gradient flows back through it
+/// (tf.stop_gradient): with y = stop_gradient(x), d(sum(y * x))/dx is y, not 2x.
 Tensor stop_gradient(const Tensor& x);
 
 }  // namespace tl
