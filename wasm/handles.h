@@ -129,6 +129,8 @@ double dtype_code(DType dtype) noexcept;
 DType dtype_of_code(double code, std::string_view what);
 /// The tensors whose handles JS wrote to the staging area (`count` of them).
 std::vector<Tensor> staged_tensors(double count, std::string_view what);
+/// The variables behind handles JS wrote to the staging area.
+std::vector<Variable> variables_of(std::span<const double> ids);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).
 std::vector<Tensor> tensors_of(const emscripten::val& ids, const std::string& what);
 /// The same, releasing the handles: the tensors' ownership passes from JS to C++.

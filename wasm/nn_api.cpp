@@ -213,13 +213,9 @@ double optimizer_apply_staged(double id, double count) {
     std::span<const double> ids = staged_numbers(2 * count, "Optimizer.applyGradients");
     const auto n = static_cast<std::size_t>(count);
     std::vector<Tensor> g(n);
-    std::vector<Variable> vars;
-    vars.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i)
       if (ids[i] != 0) g[i] = tensors().get(ids[i]);
-      vars.push_back(variables().get(ids[n + i]));
-    }
-    optimizer_table().get(id)->apply_gradients(g, vars);
+    optimizer_table().get(id)->apply_gradients(g, variables_of(ids.subspan(n)));
     return 0.0;  // a number: returning undefined is a val, one more call into JavaScript
   });
 }
@@ -230,14 +226,9 @@ double optimizer_minimize_staged(double id, double tape, double loss, double cou
   return guarded([&] {
     GradientTape& t = *tapes().get(tape);
     const Tensor& y = tensors().get(loss);
-    std::vector<Variable> vars;
-    if (count >= 0) {
-      std::span<const double> ids = staged_numbers(count, "Optimizer.minimize");
-      vars.reserve(ids.size());
-      for (double v : ids) vars.push_back(variables().get(v));
-      TL_CHECK(!vars.empty(), InvalidArgument, "Optimizer.minimize: varList is empty");
-    }
-    optimizer_table().get(id)->minimize(t, y, vars);
+    optimizers::Optimizer& optimizer = *optimizer_table().get(id);
+    if (count < 0) optimizer.minimize(t, y);
+    else optimizer.minimize(t, y, variables_of(staged_numbers(count, "Optimizer.minimize")));
     return 0.0;
   });
 }

@@ -230,12 +230,15 @@ double staging_area(double count) {
 }
 
 std::vector<Tensor> staged_tensors(double count, std::string_view what) {
-  const std::vector<double>& area = staging();
-  TL_CHECK(count >= 0 && count <= static_cast<double>(area.size()), InvalidArgument, what, ": ", count,
-           " staged tensors, the staging area holds ", area.size());
   std::vector<Tensor> out;
-  out.reserve(static_cast<std::size_t>(count));
-  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) out.push_back(tensors().get(area[i]));
+  for (double id : staged_numbers(count, what)) out.push_back(tensors().get(id));
+  return out;
+}
+
+std::vector<Variable> variables_of(std::span<const double> ids) {
+  std::vector<Variable> out;
+  out.reserve(ids.size());
+  for (double id : ids) out.push_back(variables().get(id));
   return out;
 }
 
@@ -621,12 +624,7 @@ double tape_gradient_staged(double tape, double target, double count, bool varia
     const Tensor& y = tensors().get(target);
     auto unconnected = zero_unconnected ? UnconnectedGradients::zero : UnconnectedGradients::none;
     std::span<const double> ids = staged_numbers(count, "GradientTape.gradient");
-    if (variables_given) {
-      std::vector<Variable> vars;
-      vars.reserve(ids.size());
-      for (double id : ids) vars.push_back(variables().get(id));
-      return results_of(t.gradient(y, vars, unconnected));
-    }
+    if (variables_given) return results_of(t.gradient(y, variables_of(ids), unconnected));
     std::vector<Tensor> xs;
     xs.reserve(ids.size());
     for (double id : ids) xs.push_back(tensors().get(id));

@@ -104,14 +104,16 @@ void backward_entry(const TapeState& state, const TapeEntry& entry, GradientMap&
   if (!any) return;  // nothing downstream of this op reached the target
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!upstream[i].defined()) upstream[i] = zeros_like(outputs[i]);
-  // The rule may skip the gradients of inputs the tape does not watch (they depend on no source).
-  std::uint64_t needed = inputs.size() > 64 ? ~std::uint64_t{0} : 0;
+  // The rule may skip the gradients of inputs the tape does not watch (they depend on no source). The mask covers
+  // the first 64 inputs; the context counts the others as needed, and they are asked for below.
+  std::uint64_t needed = 0;
   for (std::size_t i = 0; i < inputs.size() && i < 64; ++i)
     if (state.is_watched(inputs[i])) needed |= std::uint64_t{1} << i;
-  entry.op->backward(GradContext{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs, needed},
-                     input_grads.span());
+  const GradContext context{*entry.op, inputs, outputs, entry.attrs, upstream.span(), entry.subgraphs, needed};
+  entry.op->backward(context, input_grads.span());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (!input_grads[i].defined() || !(i < 64 ? (needed >> i & 1) != 0 : state.is_watched(inputs[i]))) continue;
+    const bool watched = context.needs(i) && (i < 64 || state.is_watched(inputs[i]));
+    if (!input_grads[i].defined() || !watched) continue;
     TL_CHECK(input_grads[i].shape() == inputs[i].shape(), ShapeError, entry.op->name(),
              ": gradient rule returned shape ", input_grads[i].shape().str(), " for input ", i, " of shape ",
              inputs[i].shape().str());

@@ -91,23 +91,17 @@ void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs
   op.infer(std::span<const TensorMeta* const>(metas.data(), metas.size()), attrs, out_metas.span(), subgraphs,
            variables);
 
-  if (op.has(trait::view)) {  // input 0's buffer under the output's meta: no allocation, no copy
-    TL_CHECK(out_metas[0].shape.is_fully_defined(), ShapeError, op.name(), ": output 0 has unknown dims ",
-             out_metas[0].shape.str(), " in eager mode");
-    outputs[0] = detail::view(inputs[0], std::move(out_metas[0]));
-    for (std::size_t i = observers.size(); i-- > 0;) observers[i]->on_executed(op, inputs, attrs, outputs, subgraphs);
-    return;
-  }
-
   // Results go to `outputs` only once the kernel succeeded, so a failing op leaves the caller's tensors alone.
   detail::LocalArray<Tensor, kInline> results(outputs.size());
   const bool dynamic = op.has(trait::dynamic_outputs);  // the kernel allocates its own outputs
+  const bool view = op.has(trait::view);  // the output is input 0's buffer under its own meta: no kernel, no copy
   for (std::size_t i = 0; i < outputs.size() && !dynamic; ++i) {
     TL_CHECK(out_metas[i].shape.is_fully_defined(), ShapeError, op.name(), ": output ", i, " has unknown dims ",
              out_metas[i].shape.str(), " in eager mode");
-    results[i] = Tensor::empty(out_metas[i].dtype, out_metas[i].shape);
+    results[i] = view ? detail::view(inputs[0], std::move(out_metas[i]))
+                      : Tensor::empty(out_metas[i].dtype, out_metas[i].shape);
   }
-  op.run(inputs, attrs, results.span(), subgraphs, nullptr, variables);
+  if (!view) op.run(inputs, attrs, results.span(), subgraphs, nullptr, variables);
   for (std::size_t i = 0; i < outputs.size() && dynamic; ++i)
     TL_CHECK(results[i].defined() && !results[i].is_symbolic() && results[i].dtype() == out_metas[i].dtype &&
                  results[i].shape().is_compatible_with(out_metas[i].shape),

@@ -137,8 +137,7 @@ bool Executor::forward_input(const Step& step) {
   const std::size_t out = step.first_output, index = plan_->slot_of_value[out];
   Tensor& slot = plan_->slots[index];
   // Held by the slot and by `in` only (a tensor's implementation, then its buffer).
-  if (!slot.defined() || in.impl_ptr() != slot.impl_ptr() || slot.impl_ptr().use_count() != 2 ||
-      slot.impl().buffer.use_count() != 1)
+  if (in.impl_ptr() != slot.impl_ptr() || slot.impl_ptr().use_count() != 2 || slot.impl().buffer.use_count() != 1)
     return false;
   in = Tensor();  // the input dies here
   const_cast<tl::detail::TensorImpl&>(slot.impl()).meta = *plan_->value_meta[out];  // nobody else sees this impl

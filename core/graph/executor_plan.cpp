@@ -206,7 +206,7 @@ void Executor::plan_slots(Plan& plan) const {
     const Step& step = steps_[k];
     const std::span<const std::size_t> released(release_ids_.data() + step.first_release, step.num_release);
     std::size_t forwarded = npos;  // the input value whose slot the output keeps
-    if (step.op != nullptr && !step.dynamic_outputs && step.op->has(trait::view)) {
+    if (step.op != nullptr && step.op->has(trait::view)) {
       const std::size_t in = input_ids_[step.first_input], out = step.first_output;
       const TensorMeta &from = *plan.value_meta[in], &to = *plan.value_meta[out];
       if (slot_of_value[in] != npos && std::find(released.begin(), released.end(), in) != released.end() &&

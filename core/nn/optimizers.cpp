@@ -147,13 +147,10 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads, const std::vec
 }
 
 void Optimizer::minimize(GradientTape& tape, const Tensor& loss, const std::vector<Variable>& vars) {
-  if (!vars.empty()) {
-    apply_gradients(tape.gradient(loss, vars), vars);
-    return;
-  }
-  std::vector<Variable> watched = tape.watched_variables();
-  apply_gradients(tape.gradient(loss, watched), watched);
+  apply_gradients(tape.gradient(loss, vars), vars);
 }
+
+void Optimizer::minimize(GradientTape& tape, const Tensor& loss) { minimize(tape, loss, tape.watched_variables()); }
 
 void Optimizer::apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars) {
   std::vector<Tensor> grads;

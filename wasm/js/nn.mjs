@@ -146,7 +146,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         const [g, v] = pair;
         if (g !== null && !(g instanceof Tensor))
           throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
-        g?.checkAlive(`${what}: pairs[${i}][0]`);
+        if (g?.isDisposed) g.checkAlive(`${what}: pairs[${i}][0]`);  // the message is built only for the error
         handles[i] = g;
         handles[n + i] = checkVariable(v, what, 'the variables', i);
       }
@@ -167,7 +167,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         cost = f();
         if (!(cost instanceof Tensor))
           throw new InvalidArgument(`${what}: f returned ${describeValue(cost)}; expected the loss, a tensor`);
-        cost.checkAlive(`${what}: the loss`);
+        cost.checkAlive('Optimizer.minimize: the loss');
         guardCall(core.optimizerMinimizeStaged, this.id, tape.id, cost.id, vars === null ? -1 : engine.stage(vars));
       } finally {
         tape.dispose();

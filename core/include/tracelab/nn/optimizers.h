@@ -129,10 +129,11 @@ class Optimizer {
   void apply_gradients(const std::vector<Tensor>& grads, const std::vector<Variable>& vars);
   /// The same from (gradient, variable) pairs.
   void apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
-  /// Keras' minimize(loss, var_list, tape): tape.gradient(loss, vars), then apply_gradients. With `vars` empty,
-  /// the variables the tape watched (tf.keras' default var_list is the trainable variables; the tape's are the ones
-  /// the loss read).
-  void minimize(GradientTape& tape, const Tensor& loss, const std::vector<Variable>& vars = {});
+  /// Keras' minimize(loss, var_list, tape): tape.gradient(loss, vars), then apply_gradients.
+  void minimize(GradientTape& tape, const Tensor& loss, const std::vector<Variable>& vars);
+  /// The same for the variables the tape watched, the ones the loss read (Keras' default var_list is the
+  /// trainable variables).
+  void minimize(GradientTape& tape, const Tensor& loss);
   /// Creates the slots of `vars` now (Keras' build), e.g. before restoring a checkpoint. Idempotent.
   void build(const std::vector<Variable>& vars);
 
