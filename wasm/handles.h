@@ -116,7 +116,9 @@ emscripten::val handles_of(const std::vector<Tensor>& list);
 /// stay at their address while it lives, so dataSync reads them without another call. Returns the buffer's byte
 /// address; it is valid until the next such call.
 /// An undefined Tensor in `list` is written as handle 0 (never issued; JS reads it as null) with no meta.
-double results_of(const std::vector<Tensor>& list);
+double results_of(std::span<const Tensor> list);
+/// results_of for one tensor.
+inline double results_of(const Tensor& t) { return results_of(std::span<const Tensor>(&t, 1)); }
 /// The staging area: JS writes a call's tensor handles (as float64) here and passes only their count, so a call
 /// crosses the bridge once with numbers instead of an array (tl.function calls and eager op calls). Grows to
 /// hold at least `count` handles; returns its byte address (valid until it grows again).

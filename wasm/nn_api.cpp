@@ -129,7 +129,7 @@ val layer_new(const val& config) {
 }
 
 double layer_call(double id, double x, bool training) {
-  return guarded([&] { return results_of({(*layer_table().get(id))(tensors().get(x), training)}); });
+  return guarded([&] { return results_of((*layer_table().get(id))(tensors().get(x), training)); });
 }
 
 double layer_variables_staged(double id, bool trainable_only) {
@@ -176,7 +176,7 @@ double loss_call(double kind, double y_true, double y_pred, bool from_logits) {
                                           " (0 meanSquaredError, 1 binaryCrossentropy, 2 categoricalCrossentropy, "
                                           "3 sparseCategoricalCrossentropy)"));
     }
-    return results_of({loss});
+    return results_of(loss);
   });
 }
 
@@ -262,7 +262,7 @@ val metric_update(double id, const val& inputs) {
 }
 
 double metric_result(double id) {
-  return guarded([&] { return results_of({metric_table().get(id)->result()}); });
+  return guarded([&] { return results_of(metric_table().get(id)->result()); });
 }
 
 val metric_reset(double id) {

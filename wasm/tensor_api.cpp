@@ -3,6 +3,7 @@
 // Errors named after the C++ class.
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cmath>
 #include <climits>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "adapters.h"
 #include "handles.h"
+#include "tracelab/base/local_array.h"
 
 namespace tl::wasm {
 
@@ -181,21 +183,24 @@ double values_address(const Tensor& t) {
 }
 }  // namespace
 
-double results_of(const std::vector<Tensor>& list) {
+double results_of(std::span<const Tensor> list) {
   static std::vector<double> buffer;
-  buffer.clear();
-  buffer.push_back(static_cast<double>(list.size()));
+  std::size_t words = 1;
+  for (const Tensor& t : list) words += 5 + (t.defined() ? t.shape().dims().size() : 0);
+  if (buffer.size() < words) buffer.resize(words);
+  double* out = buffer.data();
+  *out++ = static_cast<double>(list.size());
   for (const Tensor& t : list) {
     if (!t.defined()) {  // no tensor (a source the target does not depend on): handle 0, never issued
-      buffer.insert(buffer.end(), {0, 0, 0, 0, 0});
+      out = std::fill_n(out, 5, 0.0);
       continue;
     }
-    buffer.push_back(tensors().add(t));
-    buffer.push_back(dtype_code(t.dtype()));
-    buffer.push_back(t.is_symbolic() ? 1 : 0);
-    buffer.push_back(values_address(t));  // a tensor's values never move: JS reads them there (dataSync)
-    buffer.push_back(t.rank());
-    for (std::int64_t d : t.shape().dims()) buffer.push_back(static_cast<double>(d));
+    *out++ = tensors().add(t);
+    *out++ = dtype_code(t.dtype());
+    *out++ = t.is_symbolic() ? 1 : 0;
+    *out++ = values_address(t);  // a tensor's values never move: JS reads them there (dataSync)
+    *out++ = static_cast<double>(t.rank());
+    for (std::int64_t d : t.shape().dims()) *out++ = static_cast<double>(d);
   }
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
 }
@@ -369,7 +374,7 @@ double tensor_new_staged(double code, double rank, double count) {
         for (std::size_t i = 0; i < n; ++i) t.mutable_data<bool>()[i] = values[i] != 0;
         break;
     }
-    return results_of({t});
+    return results_of(t);
   });
 }
 
@@ -509,11 +514,13 @@ double op_call_staged(double index, double count, double words, const val& attrs
              ops.size(), " ops listed)");
     const OpDef& op = *ops[static_cast<std::size_t>(index)];
     if (!attrs.isUndefined()) return results_of(run(op, staged_tensors(count, op.name()), attrs));
-    std::vector<Tensor> inputs = staged_tensors(count, op.name());
-    Attrs typed = decode_attrs(op, staged_numbers(count + words, op.name()), static_cast<std::size_t>(count));
-    std::vector<Tensor> outputs(op.num_outputs(typed, {}));
-    execute(op, inputs, typed, outputs);
-    return results_of(outputs);
+    std::span<const double> handles = staged_numbers(count, op.name());
+    detail::LocalArray<Tensor, 4> inputs(handles.size());
+    for (std::size_t i = 0; i < handles.size(); ++i) inputs[i] = tensors().get(handles[i]);
+    Attrs typed = decode_attrs(op, staged_numbers(count + words, op.name()), handles.size());
+    detail::LocalArray<Tensor, 4> outputs(op.num_outputs(typed, {}));
+    execute(op, inputs.span(), typed, outputs.span());
+    return results_of(outputs.span());
   });
 }
 
@@ -538,7 +545,7 @@ val variable_new(double tensor, const std::string& name, bool trainable) {
 }
 
 double variable_read(double id) {
-  return guarded([&] { return results_of({variables().get(id).read()}); });
+  return guarded([&] { return results_of(variables().get(id).read()); });
 }
 
 val variable_assign(double id, double tensor, const std::string& how) {

@@ -54,7 +54,8 @@ export class Engine {
 
   /** Wraps a new core handle as a Tensor tracked by the current tidy scope. */
   wrap(id) {
-    return this.adopt(id, guard(() => this.core.tensorMeta(id)));
+    const { shape, dtype, symbolic } = guard(() => this.core.tensorMeta(id));
+    return this.adopt(id, shape, dtype, symbolic);
   }
 
   /**
@@ -72,19 +73,18 @@ export class Engine {
       const rank = heap[at++];
       const shape = new Array(rank);
       for (let d = 0; d < rank; ++d) shape[d] = heap[at++];
-      tensors[i] = id === 0 ? null : this.adopt(id, { shape, dtype, symbolic }, dataAddress);
+      tensors[i] = id === 0 ? null : this.adopt(id, shape, dtype, symbolic, dataAddress);
     }
     return tensors;
   }
 
   /**
-   * A Tensor for a handle the core just made, with its meta {shape, dtype, symbolic} and, when known, the byte
-   * address of its values (0: dataSync asks the core).
+   * A Tensor for a handle the core just made, with its meta and, when known, the byte address of its values (0:
+   * dataSync asks the core).
    */
-  adopt(id, meta, dataAddress = 0) {
-    const tensor = new Tensor(this, id, meta);
-    tensor.dataAddress = dataAddress;
-    if (meta.symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
+  adopt(id, shape, dtype, symbolic, dataAddress = 0) {
+    const tensor = new Tensor(this, id, shape, dtype, symbolic, dataAddress);
+    if (symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
     this.live += 1;
     // Inside a scope the scope disposes the tensor or hands it on (tidy registers what outlives every scope).
     if (this.scopes.length > 0) this.scopes[this.scopes.length - 1].push(tensor);
@@ -186,32 +186,45 @@ export class Engine {
       result = fn();
     } finally {
       this.scopes.pop();
-      // What the result holds: nothing (a number, as a training step's loss value usually is), one tensor, or a set.
-      let kept = null;
-      if (result instanceof Tensor) kept = result;
-      else if (result !== null && typeof result === 'object') collectTensors(result, kept = new Set());
-      const parent = this.scopes[this.scopes.length - 1];
-      const dropped = [];
-      for (const tensor of scope) {
-        if (tensor.isDisposed) continue;
-        if (tensor.kept || (kept !== null && (kept === tensor || (kept instanceof Set && kept.has(tensor))))) {
-          if (parent && !tensor.kept) parent.push(tensor);
-          else this.track(tensor);
-        } else {
-          dropped.push(tensor);
-        }
-      }
-      this.disposeAll(dropped);
+      this.endScope(scope, result);
     }
     return result;
   }
 
-  /** Disposes live tensors in one bridge crossing (their handles staged), or one by one when there are few. */
-  disposeAll(tensors) {
-    if (tensors.length < 2) {
-      for (const tensor of tensors) tensor.dispose();
-      return;
+  /**
+   * Ends a tidy scope: what `result` holds (nothing, as a training step's loss value usually is; one tensor; or a
+   * set) and what was kept moves to the enclosing scope (or under the FinalizationRegistry); the rest is disposed,
+   * its handles staged as they are found and released in one crossing.
+   */
+  endScope(scope, result) {
+    let kept = null;
+    if (result instanceof Tensor) kept = result;
+    else if (result !== null && typeof result === 'object') collectTensors(result, kept = new Set());
+    const parent = this.scopes[this.scopes.length - 1];
+    const n = scope.length;
+    let at = this.reserve(n), heap = this.core.HEAPF64, dropped = 0;
+    for (let i = 0; i < n; ++i) {
+      const tensor = scope[i];
+      if (tensor.isDisposed) continue;
+      if (tensor.kept || (kept !== null && (kept === tensor || (kept instanceof Set && kept.has(tensor))))) {
+        if (parent && !tensor.kept) parent.push(tensor);
+        else this.track(tensor);
+        scope[i] = null;
+      } else {
+        heap[at + dropped++] = tensor.id;
+      }
     }
+    if (dropped === 0) return;
+    this.core.tensorDisposeStaged(dropped);
+    for (let i = 0; i < n; ++i) {
+      const tensor = scope[i];
+      if (tensor !== null) this.forget(tensor);
+    }
+  }
+
+  /** Disposes live tensors in one bridge crossing (their handles staged). */
+  disposeAll(tensors) {
+    if (tensors.length === 0) return;
     this.core.tensorDisposeStaged(this.stage(tensors));
     for (const tensor of tensors) this.forget(tensor);
   }
@@ -229,19 +242,19 @@ const SHORT_DTYPE = { float32: 'f32', int32: 'i32', bool: 'bool' };
 
 /** A tensor: shape, dtype and a handle to its values in the WASM core. */
 export class Tensor {
-  constructor(engine, id, meta) {
+  constructor(engine, id, shape, dtype, symbolic, dataAddress = 0) {
     this.engine = engine;
     this.id = id;
     /** The dims, e.g. [2, 3]. */
-    this.shape = meta.shape;
+    this.shape = shape;
     /** 'float32', 'int32' or 'bool'. */
-    this.dtype = meta.dtype;
+    this.dtype = dtype;
     /** True while a tl.function traces: the tensor stands for a graph value and has no data. */
-    this.symbolic = meta.symbolic;
+    this.symbolic = symbolic;
     this.isDisposed = false;
     this.kept = false;
     this.tracked = false;  // registered with the FinalizationRegistry (Engine.track)
-    this.dataAddress = 0;  // the byte address of the values in the core's memory, when known (Engine.adopt)
+    this.dataAddress = dataAddress;  // the byte address of the values in the core's memory, when known (0: ask)
     /** For a symbolic tensor: the name of the tl.function whose trace made it (null if unknown). */
     this.traceName = null;
   }
@@ -275,7 +288,13 @@ export class Tensor {
     // out right away.
     const address = this.dataAddress !== 0 ? this.dataAddress : guardCall(core.tensorData, this.id);
     const size = this.size;
-    if (this.dtype === 'float32') return core.HEAPF32.slice(address / 4, address / 4 + size);
+    if (this.dtype === 'float32') {
+      if (size > 8) return core.HEAPF32.slice(address / 4, address / 4 + size);
+      // A few values (a loss): copied one by one into a new array, which V8 makes faster than slice does.
+      const out = new Float32Array(size), heap = core.HEAPF32;
+      for (let i = 0, at = address / 4; i < size; ++i) out[i] = heap[at + i];
+      return out;
+    }
     if (this.dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
     return core.HEAPU8.slice(address, address + size);
   }
