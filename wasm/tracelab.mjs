@@ -36,6 +36,23 @@ async function instantiate() {
 }
 
 /**
+ * The core as the facade calls it. The Emscripten module keeps its properties in dictionary mode, where every
+ * look-up is a hash probe, and the facade makes several per call; so its functions are copied into an object of
+ * their own (fast properties: inline-cached look-ups), and its memory views are read through getters that take
+ * the module's new view after memory growth, which detaches the old one (its length drops to 0).
+ */
+function bridge(module) {
+  const core = Object.fromEntries(Object.keys(module).filter((key) => typeof module[key] === 'function')
+                                    .map((key) => [key, module[key]]));
+  const view = (name) => {
+    let current = module[name];
+    return { get: () => (current.length !== 0 ? current : (current = module[name])), enumerable: true };
+  };
+  return Object.defineProperties(core, { HEAPF64: view('HEAPF64'), HEAPF32: view('HEAPF32'), HEAP32: view('HEAP32'),
+                                         HEAPU8: view('HEAPU8') });
+}
+
+/**
  * Loads the core once and returns its API. `autograph: false` leaves out AutoGraph's converter (its JavaScript
  * parser, ~140 KB to load and compile); the runtime converted code calls is always there. The converter loads
  * alongside the WebAssembly core.
@@ -43,7 +60,7 @@ async function instantiate() {
 export async function loadTracelab(options) {
   const { autograph = true } = checkOptions(options, { autograph: 'boolean' }, { what: 'loadTracelab' });
   const converter = autograph ? import('./js/autograph/converter.mjs') : null;
-  const core = await instantiate();
+  const core = bridge(await instantiate());
   errors.registerCore(core);
   const engine = new Engine(core);
   let toTensorRef = null;

@@ -580,6 +580,10 @@ test('bridge: dataSync reads values where the results buffer says they are, for 
     // Memory growth replaces the heap's views, not the values' addresses.
     const big = tl.zeros([16, 1024, 1024]);
     assert.deepEqual(Array.from(outputs[0].dataSync()), [2, 4, 6, 8]);
+    // The facade's views of the heap (staging area, results buffer, values) follow the growth.
+    assert.deepEqual(Array.from(tl.add(x, 1).dataSync()), [2, 3, 4, 5]);
+    assert.deepEqual(tl.cast(x, 'int32').dataSync(), new Int32Array([1, 2, 3, 4]));
+    assert.deepEqual(Array.from(tl.greater(x, 2).dataSync()), [0, 0, 1, 1]);
     big.dispose();
   });
   const disposed = tl.add(x, 1);

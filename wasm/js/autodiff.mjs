@@ -95,10 +95,15 @@ export function makeAutodiff(engine, toTensor) {
       target.checkAlive('GradientTape.gradient: the target');
       const zero = unconnectedGradients === 'zero';
       let grads;
-      if (list.every((s) => s instanceof Variable) || list.every((s) => s instanceof Tensor && !s.isDisposed)) {
+      let variables = 0, liveTensors = 0;  // how many sources are variables, how many live tensors
+      for (const s of list) {
+        if (s instanceof Variable) ++variables;
+        else if (s instanceof Tensor && !s.isDisposed) ++liveTensors;
+      }
+      if (variables === list.length || liveTensors === list.length) {
         // All variables or all live tensors: their handles through the staging area, the gradients in one go.
-        const variables = list.length > 0 && list[0] instanceof Variable;
-        grads = engine.wrapResults(guardCall(core.tapeGradientStaged, this.id, target.id, engine.stage(list), variables, zero));
+        const ofVariables = list.length > 0 && variables === list.length;
+        grads = engine.wrapResults(guardCall(core.tapeGradientStaged, this.id, target.id, engine.stage(list), ofVariables, zero));
       } else {
         const ids = guard(() => core.tapeGradient(this.id, target.id, list.map(source), zero));
         grads = ids.map((id) => (id === null ? null : engine.wrap(id)));

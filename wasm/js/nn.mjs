@@ -143,7 +143,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         const pair = list[i];
         if (!Array.isArray(pair) || pair.length !== 2)
           throw new InvalidArgument(`${what}: pairs[${i}] is ${describeValue(pair)}; expected [gradient, variable]`);
-        const [g, v] = pair;
+        const g = pair[0], v = pair[1];
         if (g !== null && !(g instanceof Tensor))
           throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
         if (g?.isDisposed) g.checkAlive(`${what}: pairs[${i}][0]`);  // the message is built only for the error

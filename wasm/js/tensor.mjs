@@ -84,7 +84,7 @@ export class Engine {
    */
   adopt(id, shape, dtype, symbolic, dataAddress = 0) {
     const tensor = new Tensor(this, id, shape, dtype, symbolic, dataAddress);
-    if (symbolic) tensor.traceName = this.traceNames[this.traceNames.length - 1] ?? null;
+    if (symbolic) tensor.traceName = this.traceNames.length > 0 ? this.traceNames[this.traceNames.length - 1] : null;
     this.live += 1;
     // Inside a scope the scope disposes the tensor or hands it on (tidy registers what outlives every scope).
     if (this.scopes.length > 0) this.scopes[this.scopes.length - 1].push(tensor);
@@ -200,7 +200,8 @@ export class Engine {
     let kept = null;
     if (result instanceof Tensor) kept = result;
     else if (result !== null && typeof result === 'object') collectTensors(result, kept = new Set());
-    const parent = this.scopes[this.scopes.length - 1];
+    // (Guarded: an array read at index -1 takes V8's slow, generic path.)
+    const parent = this.scopes.length > 0 ? this.scopes[this.scopes.length - 1] : undefined;
     const n = scope.length;
     let at = this.reserve(n), heap = this.core.HEAPF64, dropped = 0;
     for (let i = 0; i < n; ++i) {

@@ -1,0 +1,198 @@
+// The ragged model's train step driven from JavaScript, against the same step driven from C++ (the runner) and
+// the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
+// same initial weights. Prints median step times and ratios; a benchmark, not a test.
+//   node bench/js/ragged_js_bench.mjs [--steps 2000] [--rounds 3] [--warmup 2000] [--tfjs-steps 500] [--json out.json]
+// Both drivers warm up first (--warmup steps per mode, untimed, on throwaway models): V8 runs WebAssembly on
+// baseline code for the first seconds of a process, and without a warm-up whichever mode runs first pays for it.
+// Then --rounds rounds each time every C++ and JS mode for --steps steps, one after the other: a JS/C++ ratio is
+// taken within a round (two measurements minutes apart see different machine states), and the figures printed are
+// the medians over the rounds, with the rounds' range.
+// The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+const steps = Number(args.steps ?? 2000);
+const rounds = Number(args.rounds ?? 3);
+const warmup = Number(args.warmup ?? 2000);
+const tfjsSteps = Number(args['tfjs-steps'] ?? 500);
+const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
+const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
+const tl = await loadTracelab();
+
+const config = { steps, examples: Math.min(steps, 1000), seed: 42 };
+const data = tl.experiments.raggedData(config);
+const kernels = tl.experiments.raggedKernels(config);
+const widths = [20, 10, 20, 40, 20, 10, 1];
+const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const steady = (times, skip) => median(times.slice(skip));
+
+/** The model in Tracelab's JS API, weights copied from the runner's initial kernels. */
+function tracelabModel() {
+  const dense = widths.slice(1).map((units, i) => tl.layers.dense({ units, activation: i < 5 ? 'relu' : undefined, seed: 1 }));
+  const model = tl.sequential({ layers: dense });
+  tl.tidy(() => model.apply(tl.zeros([1, 1, 20])));  // build
+  model.trainableWeights.filter((v, i) => i % 2 === 0).forEach((kernel, i) => kernel.assign(tl.tensor(kernels[i], kernel.shape)));
+  return model;
+}
+
+/** The step as the C++ runner's (RaggedTrainer::step) writes it, variable list read once after the build. */
+function tracelabStep(model, optimizer) {
+  let vars = null;
+  return (x, y) => {
+    const tape = new tl.GradientTape();
+    const prediction = tl.reshape(model.apply(tl.max(x, 1, true)), [-1]);
+    const loss = tl.losses.meanSquaredError(y, prediction);
+    vars ??= model.trainableWeights;
+    const grads = tape.gradient(loss, vars);
+    tape.dispose();
+    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
+    return loss;
+  };
+}
+
+/** The same step as TF.js users write it: optimizer.minimize (the gradients stay in the core). */
+function minimizeStep(model, optimizer) {
+  const vars = model.trainableWeights;
+  return (x, y) => optimizer.minimize(() => tl.losses.meanSquaredError(y, tl.reshape(model.apply(tl.max(x, 1, true)), [-1])), true, vars);
+}
+
+/** Runs `step` on every example, timing each call (including reading the loss). */
+function timeSteps(count, step) {
+  const times = new Float64Array(count), losses = new Float64Array(count);
+  const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
+  const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+  for (let i = 0; i < count; ++i) {
+    const k = i % data.length;
+    const start = performance.now();
+    losses[i] = tl.tidy(() => step(xs[k], ys[k]).dataSync()[0]);
+    times[i] = (performance.now() - start) * 1000;
+  }
+  tl.dispose([xs, ys]);
+  return { times, losses };
+}
+
+const results = {};  // per figure: {us: one median per round, loss: the first round's losses}
+const record = (name, us, loss) => {
+  results[name] ??= { us: [], loss };
+  results[name].us.push(us);
+};
+
+// 1. C++-driven (the runner): eager, function, signature.
+function runCpp(round) {
+  const cpp = tl.experiments.runRagged({ ...config, warmupSteps: round === 0 ? warmup : 0,
+                                         modes: ['eager', 'function', 'signature'] });
+  for (const m of cpp.modes) record(`C++ ${m.mode}`, m.steady_median_us, m.loss);
+}
+
+// 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
+//    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature; the signature
+//    once more without the call history a tl.function keeps by default (100 records, for f.calls), as the C++
+//    runner records none.
+function runJs(mode, count) {
+  const model = tracelabModel();
+  const optimizer = tl.train.adam(0.01);
+  const body = mode === 'eager, minimize' ? minimizeStep(model, optimizer) : tracelabStep(model, optimizer);
+  const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
+  const step = mode.startsWith('eager') ? body
+    : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
+                          ...(mode.endsWith('callHistory 0') ? { callHistory: 0 } : {}) });
+  const run = timeSteps(count, step);
+  model.dispose();
+  step.dispose?.();
+  return run;
+}
+const jsModes = (process.env.JSMODES ?? 'eager').split('|');
+for (let round = 0; round < rounds; ++round) {
+  runCpp(round);
+  for (const mode of jsModes) {
+    if (round === 0)  // as the runner warms up
+      for (let done = 0; done < warmup; done += 100) runJs(mode, Math.min(100, warmup - done));
+    const { times, losses } = runJs(mode, steps);
+    record(`JS ${mode}`, steady(times, 50), Array.from(losses));
+  }
+}
+
+// 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
+// (286 MB), so scripts/setup.sh leaves it out: the first run that compares installs it, from bench/js/package-lock.json.
+const require = createRequire(import.meta.url);
+const loadTfjs = () => {
+  const module = require('@tensorflow/tfjs');
+  require('@tensorflow/tfjs-backend-wasm');
+  return module;
+};
+let tf = null;
+if (tfjsSteps > 0) {
+  try {
+    tf = loadTfjs();
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    console.log('TensorFlow.js is not installed; installing it once: npm ci --prefix bench/js (286 MB; --tfjs-steps 0 skips it)');
+    const npm = spawnSync('npm', ['ci', '--prefix', dirname(fileURLToPath(import.meta.url)), '--no-audit', '--no-fund',
+                                  '--loglevel=error'], { stdio: 'inherit' });
+    if (npm.status !== 0)
+      throw new Error(`npm ci --prefix bench/js failed (${npm.error?.message ?? `exit code ${npm.status}`}); ` +
+                      'TensorFlow.js is needed for the comparison, --tfjs-steps 0 runs without it');
+    tf = loadTfjs();
+  }
+}
+if (tf && tfjsSteps > 0) {
+  const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+  require('@tensorflow/tfjs-backend-wasm').setWasmPaths(`${wasmDir}/`);
+  for (const backend of ['cpu', 'wasm']) {
+    await tf.setBackend(backend);
+    await tf.ready();
+    const weights = [];
+    for (let i = 0; i + 1 < widths.length; ++i) {
+      weights.push(tf.variable(tf.tensor2d(kernels[i], [widths[i], widths[i + 1]])));
+      weights.push(tf.variable(tf.zeros([widths[i + 1]])));
+    }
+    const optimizer = tf.train.adam(0.01, 0.9, 0.999, 1e-7);
+    const xs = data.map((e) => tf.tensor3d(e.x, [1, e.length, 20]));
+    const ys = data.map((e) => tf.tensor1d(e.y));
+    const times = new Float64Array(tfjsSteps), losses = new Float64Array(tfjsSteps);
+    for (let i = 0; i < tfjsSteps; ++i) {
+      const k = i % data.length;
+      const start = performance.now();
+      losses[i] = tf.tidy(() => optimizer.minimize(() => {
+        // TF.js' matMul gradient fails for a rank-3 x rank-2 product: reshape the (1, 1, 20) max to (1, 20).
+        let h = tf.max(xs[k], 1, true).reshape([1, 20]);
+        for (let l = 0; l < 6; ++l) {
+          h = tf.add(tf.matMul(h, weights[2 * l]), weights[2 * l + 1]);
+          if (l < 5) h = tf.relu(h);
+        }
+        return tf.losses.meanSquaredError(ys[k], h.reshape([-1]));
+      }, true, weights).dataSync()[0]);
+      times[i] = (performance.now() - start) * 1000;
+    }
+    record(`TF.js ${backend}`, steady(times, 50), Array.from(losses));
+    tf.dispose([xs, ys, weights]);
+    optimizer.dispose();
+  }
+}
+
+// Per figure the median over the rounds and their range; a ratio is taken round by round (TF.js runs once, after
+// the rounds: its ratios use the rounds' medians).
+const med = (name) => median(results[name].us);
+const range = (values) => (values.length > 1 ? `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}` : '');
+const base = med('C++ signature');
+console.log(`ragged train step from JS, Node ${process.versions.node}: ${rounds} rounds of ${steps} steps per mode after ${warmup} warm-up steps per mode (TF.js ${tfjsSteps}); steady-state medians\n`);
+console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(8)} ${'rounds'.padStart(12)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
+const reference = results['C++ eager'].loss[100];
+for (const [name, r] of Object.entries(results))
+  console.log(`${name.padEnd(32)} ${med(name).toFixed(2).padStart(8)} ${range(r.us).padStart(12)} ${(med(name) / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
+const perRound = (a, b) => results[a].us.map((us, i) => us / results[b].us[i]);
+const ratio = (a, b) => {
+  const each = perRound(a, b);
+  return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
+};
+console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, without call history ${ratio('JS signature, callHistory 0', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+const over = (a, b) => med(a) / med(b);
+if (results['TF.js cpu'])
+  console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);
+if (args.json)
+  writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.keys(results).map((k) => [k, { median: med(k), rounds: results[k].us }])), null, 1));
