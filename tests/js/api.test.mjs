@@ -70,6 +70,28 @@ test('memory: tidy disposes what it made except results and keep(); counts retur
   });
 });
 
+test('memory: a tidy of over a million tensors releases them all, kept ones and the result excepted', () => {
+  // The release stages handles in batches: the staging area holds up to a million.
+  const before = live();
+  const x = tl.scalar(2);
+  let kept;
+  const result = tl.tidy(() => {
+    for (let i = 0; i < 1_100_000; ++i) {
+      const y = tl.add(x, x);
+      if (i === 700_000) kept = tl.keep(y);
+    }
+    return tl.mul(x, 3);
+  });
+  assert.equal(live(), before + 3);
+  assert.equal(result.dataSync()[0], 6);
+  assert.equal(kept.dataSync()[0], 4);
+  const list = Array.from({ length: 1_100_000 }, () => tl.add(x, 1));
+  tl.dispose(list);
+  assert.equal(live(), before + 3);
+  tl.dispose([x, kept, result]);
+  assert.equal(live(), before);
+});
+
 test('memory: the FinalizationRegistry releases handles of tensors collected without dispose() (a safety net)', async () => {
   const { default: v8 } = await import('node:v8');
   const { default: vm } = await import('node:vm');

@@ -8,6 +8,9 @@ import { guard, guardCall, InvalidArgument, OperatorNotAllowedInGraphError, tran
 const DTYPE_CODES = ['float32', 'int32', 'bool'];
 export const DTYPE_CODE = Object.freeze(Object.fromEntries(DTYPE_CODES.map((name, code) => [name, code])));
 
+/** How many handles one release call takes at most (the core's staging area holds up to a million). */
+const RELEASE_BATCH = 65536;
+
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
   constructor(core) {
@@ -194,7 +197,7 @@ export class Engine {
   /**
    * Ends a tidy scope: what `result` holds (nothing, as a training step's loss value usually is; one tensor; or a
    * set) and what was kept moves to the enclosing scope (or under the FinalizationRegistry); the rest is disposed,
-   * its handles staged as they are found and released in one crossing.
+   * its handles staged as they are found and released in one crossing per RELEASE_BATCH of them.
    */
   endScope(scope, result) {
     let kept = null;
@@ -202,8 +205,9 @@ export class Engine {
     else if (result !== null && typeof result === 'object') collectTensors(result, kept = new Set());
     // (Guarded: an array read at index -1 takes V8's slow, generic path.)
     const parent = this.scopes.length > 0 ? this.scopes[this.scopes.length - 1] : undefined;
-    const n = scope.length;
-    let at = this.reserve(n), heap = this.core.HEAPF64, dropped = 0;
+    const n = scope.length, batch = Math.min(n, RELEASE_BATCH);
+    const at = this.reserve(batch);
+    let heap = this.core.HEAPF64, staged = 0, dropped = 0;
     for (let i = 0; i < n; ++i) {
       const tensor = scope[i];
       if (tensor.isDisposed) continue;
@@ -211,23 +215,31 @@ export class Engine {
         if (parent && !tensor.kept) parent.push(tensor);
         else this.track(tensor);
         scope[i] = null;
-      } else {
-        heap[at + dropped++] = tensor.id;
+        continue;
       }
+      if (staged === batch) {
+        this.core.tensorDisposeStaged(staged);
+        staged = 0;
+        heap = this.core.HEAPF64;
+      }
+      heap[at + staged++] = tensor.id;
+      ++dropped;
     }
     if (dropped === 0) return;
-    this.core.tensorDisposeStaged(dropped);
+    this.core.tensorDisposeStaged(staged);
     for (let i = 0; i < n; ++i) {
       const tensor = scope[i];
       if (tensor !== null) this.forget(tensor);
     }
   }
 
-  /** Disposes live tensors in one bridge crossing (their handles staged). */
+  /** Disposes live tensors, their handles staged: one bridge crossing per RELEASE_BATCH of them. */
   disposeAll(tensors) {
-    if (tensors.length === 0) return;
-    this.core.tensorDisposeStaged(this.stage(tensors));
-    for (const tensor of tensors) this.forget(tensor);
+    for (let from = 0; from < tensors.length; from += RELEASE_BATCH) {
+      const part = tensors.length <= RELEASE_BATCH ? tensors : tensors.slice(from, from + RELEASE_BATCH);
+      this.core.tensorDisposeStaged(this.stage(part));
+      for (const tensor of part) this.forget(tensor);
+    }
   }
 }
 
