@@ -129,8 +129,10 @@ std::span<const double> staged_numbers(double count, std::string_view what);
 /// A dtype as results_of writes it (0 float32, 1 int32, 2 bool), and back (InvalidArgument naming `what`).
 double dtype_code(DType dtype) noexcept;
 DType dtype_of_code(double code, std::string_view what);
-/// The tensors whose handles JS wrote to the staging area (`count` of them).
-std::vector<Tensor> staged_tensors(double count, std::string_view what);
+/// The tensors behind handles JS wrote to the staging area, into `out` (one per id).
+void tensors_into(std::span<const double> ids, std::span<Tensor> out);
+/// The same, as a vector.
+std::vector<Tensor> tensors_of(std::span<const double> ids);
 /// The variables behind handles JS wrote to the staging area.
 std::vector<Variable> variables_of(std::span<const double> ids);
 /// The tensors behind a JS array of handles (InvalidArgument naming `what` for anything else).

@@ -234,9 +234,13 @@ double staging_area(double count) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(area.data()));
 }
 
-std::vector<Tensor> staged_tensors(double count, std::string_view what) {
-  std::vector<Tensor> out;
-  for (double id : staged_numbers(count, what)) out.push_back(tensors().get(id));
+void tensors_into(std::span<const double> ids, std::span<Tensor> out) {
+  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = tensors().get(ids[i]);
+}
+
+std::vector<Tensor> tensors_of(std::span<const double> ids) {
+  std::vector<Tensor> out(ids.size());
+  tensors_into(ids, out);
   return out;
 }
 
@@ -513,10 +517,10 @@ double op_call_staged(double index, double count, double words, const val& attrs
              static_cast<std::size_t>(index)), InvalidArgument, "op call: no op has index ", index, " (",
              ops.size(), " ops listed)");
     const OpDef& op = *ops[static_cast<std::size_t>(index)];
-    if (!attrs.isUndefined()) return results_of(run(op, staged_tensors(count, op.name()), attrs));
     std::span<const double> handles = staged_numbers(count, op.name());
+    if (!attrs.isUndefined()) return results_of(run(op, tensors_of(handles), attrs));
     detail::LocalArray<Tensor, 4> inputs(handles.size());
-    for (std::size_t i = 0; i < handles.size(); ++i) inputs[i] = tensors().get(handles[i]);
+    tensors_into(handles, inputs.span());
     Attrs typed = decode_attrs(op, staged_numbers(count + words, op.name()), handles.size());
     detail::LocalArray<Tensor, 4> outputs(op.num_outputs(typed, {}));
     execute(op, inputs.span(), typed, outputs.span());
@@ -632,10 +636,7 @@ double tape_gradient_staged(double tape, double target, double count, bool varia
     auto unconnected = zero_unconnected ? UnconnectedGradients::zero : UnconnectedGradients::none;
     std::span<const double> ids = staged_numbers(count, "GradientTape.gradient");
     if (variables_given) return results_of(t.gradient(y, variables_of(ids), unconnected));
-    std::vector<Tensor> xs;
-    xs.reserve(ids.size());
-    for (double id : ids) xs.push_back(tensors().get(id));
-    return results_of(t.gradient(y, xs, unconnected));
+    return results_of(t.gradient(y, tensors_of(ids), unconnected));
   });
 }
 
