@@ -23,9 +23,12 @@ val run_op(const std::string& name, const val& inputs, const val& attrs);
 /// Handle op call: tensor handles in, output handles out (always an array).
 val op_call(const std::string& name, const val& inputs, const val& attrs);
 /// The same with the op named by its index in op_names() and the input handles in the staging area
-/// (staging_area; `count` of them), followed by `words` numbers encoding the attributes when `attrs` is
-/// undefined (decode_attrs in tensor_api.cpp): one crossing with numbers per eager op from JS.
-double op_call_staged(double index, double count, double words, const val& attrs);
+/// (staging_area; `count` of them), followed by `words` numbers encoding the attributes (decode_attrs in
+/// tensor_api.cpp): one crossing with numbers only per eager op from JS. The results as results_of writes them.
+double op_call_staged(double index, double count, double words);
+/// The same with the attributes as a JS object, for those the numbers cannot say (strings, values of the wrong
+/// type, unknown names): the core checks them and names the problem.
+double op_call_staged_object(double index, double count, const val& attrs);
 /// The staging area's address, grown to hold `count` handles.
 double staging_address(double count);
 val tensor_new(const val& values, const val& shape, const std::string& dtype);

@@ -11,6 +11,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("runOp", &run_op);
   emscripten::function("opCall", &op_call);
   emscripten::function("opCallStaged", &op_call_staged);
+  emscripten::function("opCallStagedObject", &op_call_staged_object);
   emscripten::function("stagingAddress", &staging_address);
   emscripten::function("tensorNew", &tensor_new);
   emscripten::function("tensorNewStaged", &tensor_new_staged);

@@ -13,6 +13,7 @@
 
 #include "adapters.h"
 #include "handles.h"
+#include "tracelab/base/local_array.h"
 #include "tracelab/function/config.h"
 #include "tracelab/nn/event_file.h"
 #include "tracelab/nn/saved_model.h"
@@ -150,10 +151,8 @@ double function_call_staged(double id, double count) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
     std::span<const double> handles = staged_numbers(count, f.options().name);
-    std::vector<AnyArg> args;
-    args.reserve(handles.size());
-    for (double handle : handles) args.emplace_back(tensors().get(handle));
-    return results_of(f(args));
+    const detail::LocalArray<AnyArg, 4> args(handles.size(), [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
+    return results_of(f(args.span()));
   });
 }
 

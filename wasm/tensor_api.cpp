@@ -510,21 +510,36 @@ Attrs decode_attrs(const OpDef& op, std::span<const double> words, std::size_t f
 
 }  // namespace
 
-double op_call_staged(double index, double count, double words, const val& attrs) {
+namespace {
+
+/// The op listed at `index` (op_names' order).
+const OpDef& listed_op(double index) {
+  const std::vector<const OpDef*>& ops = listed_ops();
+  TL_CHECK(index >= 0 && index < static_cast<double>(ops.size()) && index == static_cast<double>(
+           static_cast<std::size_t>(index)), InvalidArgument, "op call: no op has index ", index, " (",
+           ops.size(), " ops listed)");
+  return *ops[static_cast<std::size_t>(index)];
+}
+
+}  // namespace
+
+double op_call_staged(double index, double count, double words) {
   return guarded([&] {
-    const std::vector<const OpDef*>& ops = listed_ops();
-    TL_CHECK(index >= 0 && index < static_cast<double>(ops.size()) && index == static_cast<double>(
-             static_cast<std::size_t>(index)), InvalidArgument, "op call: no op has index ", index, " (",
-             ops.size(), " ops listed)");
-    const OpDef& op = *ops[static_cast<std::size_t>(index)];
+    const OpDef& op = listed_op(index);
     std::span<const double> handles = staged_numbers(count, op.name());
-    if (!attrs.isUndefined()) return results_of(run(op, tensors_of(handles), attrs));
     detail::LocalArray<Tensor, 4> inputs(handles.size());
     tensors_into(handles, inputs.span());
     Attrs typed = decode_attrs(op, staged_numbers(count + words, op.name()), handles.size());
     detail::LocalArray<Tensor, 4> outputs(op.num_outputs(typed, {}));
     execute(op, inputs.span(), typed, outputs.span());
     return results_of(outputs.span());
+  });
+}
+
+double op_call_staged_object(double index, double count, const val& attrs) {
+  return guarded([&] {
+    const OpDef& op = listed_op(index);
+    return results_of(run(op, tensors_of(staged_numbers(count, op.name())), attrs));
   });
 }
 

@@ -171,7 +171,7 @@ function makeCreation(engine) {
     const at = engine.reserve(dims.length + data.length), heap = core.HEAPF64;
     for (let i = 0; i < dims.length; ++i) heap[at + i] = dims[i];
     heap.set(data, at + dims.length);
-    return engine.wrapResults(errors.guardNamed(what, () => core.tensorNewStaged(DTYPE_CODE[dtype], dims.length, data.length)))[0];
+    return engine.wrapResult(errors.guardNamed(what, () => core.tensorNewStaged(DTYPE_CODE[dtype], dims.length, data.length)));
   };
   // Shapes and dtypes are checked here (naming the API and the argument's path) before the core sees them.
   const filled = (what, shape, value, dtype) => {

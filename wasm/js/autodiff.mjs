@@ -38,7 +38,7 @@ export function makeAutodiff(engine, toTensor) {
     /** The current value (a new tensor; inside a tl.function, a read node of the graph). */
     read() {
       this.check();
-      return engine.wrapResults(guardCall(core.variableRead, this.id))[0];
+      return engine.wrapResult(guardCall(core.variableRead, this.id));
     }
     /** Replaces the value (same shape and dtype). */
     assign(value) { this.update(value, 'assign'); }
@@ -76,6 +76,10 @@ export function makeAutodiff(engine, toTensor) {
   /** Records ops from construction until stopRecording() (or dispose()); gradient() differentiates them. */
   class GradientTape {
     constructor(options) {
+      if (options === undefined) {
+        this.id = guardCall(core.tapeNew, false, true);
+        return;
+      }
       const { persistent = false, watchAccessedVariables = true } = checkOptions(options, TAPE_OPTIONS, TAPE_WHAT);
       this.id = guardCall(core.tapeNew, persistent, watchAccessedVariables);
     }
@@ -86,7 +90,8 @@ export function makeAutodiff(engine, toTensor) {
      * may be a single tensor/variable (then one result) or an array.
      */
     gradient(target, sources, options) {
-      const { unconnectedGradients = 'none' } = checkOptions(options, GRADIENT_OPTIONS, GRADIENT_WHAT);
+      const unconnectedGradients = options === undefined ? 'none'
+        : (checkOptions(options, GRADIENT_OPTIONS, GRADIENT_WHAT).unconnectedGradients ?? 'none');
       const list = Array.isArray(sources) ? sources : [sources];
       if (!(target instanceof Tensor)) {
         const got = target === null ? 'null' : target instanceof Variable ? 'a variable (read() it)' : typeof target;

@@ -101,9 +101,13 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const outputs = engine.wrapResults(allTensors(args)
+        const address = allTensors(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
-          : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name)))));
+          : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
+        // Shaped as fn returned it when last traced (tensor, array or nothing); the results are read before any
+        // other core call.
+        const structure = trampoline.structure;
+        const outputs = structure === 'single' ? engine.wrapResult(address) : engine.wrapResults(address);
         if (options.onTrace) {
           const last = core.functionLastCall(id);
           if (last && last.traced) {
@@ -111,8 +115,7 @@ export function makeFunction(engine, isVariable) {
             options.onTrace({ reason, warning, traceUs });
           }
         }
-        // Shaped as fn returned it when last traced (tensor, array or nothing).
-        return trampoline.structure === 'none' ? undefined : trampoline.structure === 'array' ? outputs : outputs[0];
+        return structure === 'single' || structure === 'array' ? outputs : structure === 'none' ? undefined : outputs[0];
       } finally {
         currentArgs = null;
       }

@@ -67,11 +67,12 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       this.className = config.className;
     }
     apply(x, options) {
-      const { training = false } = options === undefined ? {}
-        : checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` });
-      const call = (input) => engine.wrapResults(guardCall(core.layerCall, this.id, input.id, training))[0];
-      if (x instanceof Tensor && !x.isDisposed) return call(x);  // nothing to convert (the core checks the dtype)
-      return withTensors((convert) => call(convert(x, 'float32', `${this.className}.apply`)));
+      const training = options === undefined ? false
+        : (checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` }).training ?? false);
+      if (x instanceof Tensor && !x.isDisposed)  // nothing to convert (the core checks the dtype)
+        return engine.wrapResult(guardCall(core.layerCall, this.id, x.id, training));
+      return withTensors((convert) =>
+        engine.wrapResult(guardCall(core.layerCall, this.id, convert(x, 'float32', `${this.className}.apply`).id, training)));
     }
     /** Same as apply (Keras' __call__). */
     call(x, options) { return this.apply(x, options); }
@@ -114,11 +115,13 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
   const loss = (name, kind) => {
     const what = `losses.${name}`, options = { what: `tl.losses.${name}` };
     return (labels, predictions, given) => {
-      const { fromLogits = false } = checkOptions(given, LOSS_OPTIONS, options);
+      const fromLogits = given === undefined ? false : (checkOptions(given, LOSS_OPTIONS, options).fromLogits ?? false);
+      if (labels instanceof Tensor && !labels.isDisposed && predictions instanceof Tensor && !predictions.isDisposed)
+        return engine.wrapResult(guardCall(core.lossCall, kind, labels.id, predictions.id, fromLogits));
       return withTensors((convert) => {
         const y = convert(labels, 'float32', what);
         const p = convert(predictions, 'float32', what);
-        return engine.wrapResults(guardCall(core.lossCall, kind, y.id, p.id, fromLogits))[0];
+        return engine.wrapResult(guardCall(core.lossCall, kind, y.id, p.id, fromLogits));
       });
     };
   };
@@ -215,7 +218,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         guard(() => core.metricUpdate(this.id, ids));
       });
     }
-    result() { return engine.wrapResults(guard(() => core.metricResult(this.id)))[0]; }
+    result() { return engine.wrapResult(guard(() => core.metricResult(this.id))); }
     resetState() { guard(() => core.metricReset(this.id)); }
     dispose() { core.metricDispose(this.id); }
   }

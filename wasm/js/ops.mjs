@@ -6,7 +6,7 @@
 // (wasm/js/values.mjs converts them, or says which element it cannot).
 import { guardCall, InvalidArgument } from './errors.mjs';
 import { DTYPE_CODE, Tensor } from './tensor.mjs';
-import { describeValue, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
+import { describeValue, integers, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
@@ -70,8 +70,8 @@ export function makeOps(engine, makeTensor, isVariable) {
       throw new InvalidArgument(`${name}: a structured op (each node holds ${info.subgraphs} sub-graph(s)); ` +
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
-    checkAttrs(name, info, attrs);
     if (allTensors(inputs)) return staged(info, inputs, attrs);
+    checkAttrs(name, info, attrs);
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
     return withTensors((convert) => staged(info, inputs.map((x, i) => convert(x, dtypes[i] ?? dtype, `${name}: input ${i}`)), attrs));
@@ -82,12 +82,19 @@ export function makeOps(engine, makeTensor, isVariable) {
    * else passed as the object for the core to check) through the staging area, one crossing.
    */
   function staged(info, inputs, attrs) {
-    const words = encodeAttrs(info, attrs, inputs);
-    const outputs = engine.wrapResults(words === null
-      ? guardCall(core.opCallStaged, info.index, engine.stage(inputs), 0, attrs)
-      : guardCall(core.opCallStaged, info.index, inputs.length, engine.stage(words) - inputs.length, undefined));
-    return info.outputs === 1 ? outputs[0] : outputs;
+    const n = inputs.length;
+    const words = attrWords(info, attrs);
+    if (words < 0) {  // an unknown name or a bad dtype throws here; other mismatches are the core's to name
+      checkAttrs(info.name, info, attrs);
+      return outputsOf(info, guardCall(core.opCallStagedObject, info.index, engine.stage(inputs), attrs));
+    }
+    const at = engine.reserve(n + words), heap = core.HEAPF64;
+    for (let i = 0; i < n; ++i) heap[at + i] = inputs[i].id;
+    if (words > 0) writeAttrs(info, attrs, heap, at + n);
+    return outputsOf(info, guardCall(core.opCallStaged, info.index, n, words));
   }
+
+  const outputsOf = (info, address) => (info.outputs === 1 ? engine.wrapResult(address) : engine.wrapResults(address));
 
   function allTensors(inputs) {
     for (const x of inputs) if (!(x instanceof Tensor) || x.isDisposed) return false;
@@ -95,31 +102,49 @@ export function makeOps(engine, makeTensor, isVariable) {
   }
 
   /**
-   * The inputs followed by the attributes as numbers, for the staging area (decode_attrs in wasm/tensor_api.cpp):
-   * per attribute its index in info.attrs, then bool 0/1 | int | float | dtype code | ints as a count and the
-   * values. null when an attribute is a string or not of its declared type: the core then checks the object and
-   * names the problem.
+   * How many numbers the attributes take in the staging area (decode_attrs in wasm/tensor_api.cpp): per attribute
+   * its index in info.attrs, then bool 0/1 | int | float | dtype code | ints as a count and the values. -1 when an
+   * attribute is unknown, a string or not of its declared type: the core then checks the object and names the problem.
    */
-  function encodeAttrs(info, attrs, inputs) {
-    const words = inputs.slice();
-    if (attrs === undefined || attrs === null) return words;
+  function attrWords(info, attrs) {
+    if (attrs === undefined || attrs === null) return 0;
+    let words = 0;
     for (const key in attrs) {
       if (!Object.hasOwn(attrs, key)) continue;
       const k = info.attrIndex.get(key), value = attrs[key];
-      if (k === undefined) return null;
+      if (k === undefined) return -1;
       switch (info.attrs[k].type) {
-        case 'bool': if (typeof value !== 'boolean') return null; words.push(k, value ? 1 : 0); break;
-        case 'int': if (!Number.isSafeInteger(value)) return null; words.push(k, value); break;
-        case 'float': if (typeof value !== 'number') return null; words.push(k, value); break;
-        case 'dtype': if (!Object.hasOwn(DTYPE_CODE, value)) return null; words.push(k, DTYPE_CODE[value]); break;
+        case 'bool': if (typeof value !== 'boolean') return -1; words += 2; break;
+        case 'int': if (!Number.isSafeInteger(value)) return -1; words += 2; break;
+        case 'float': if (typeof value !== 'number') return -1; words += 2; break;
+        case 'dtype': if (!Object.hasOwn(DTYPE_CODE, value)) return -1; words += 2; break;
         case 'ints':
-          if (!Array.isArray(value) || !value.every(Number.isSafeInteger)) return null;
-          words.push(k, value.length, ...value);
+          if (!Array.isArray(value)) return -1;
+          for (let i = 0; i < value.length; ++i) if (!Number.isSafeInteger(value[i])) return -1;
+          words += 2 + value.length;
           break;
-        default: return null;
+        default: return -1;
       }
     }
     return words;
+  }
+
+  /** Writes the attributes attrWords accepted, from heap index `at`. */
+  function writeAttrs(info, attrs, heap, at) {
+    for (const key in attrs) {
+      if (!Object.hasOwn(attrs, key)) continue;
+      const k = info.attrIndex.get(key), value = attrs[key];
+      heap[at++] = k;
+      switch (info.attrs[k].type) {
+        case 'bool': heap[at++] = value ? 1 : 0; break;
+        case 'dtype': heap[at++] = DTYPE_CODE[value]; break;
+        case 'ints':
+          heap[at++] = value.length;
+          for (let i = 0; i < value.length; ++i) heap[at++] = value[i];
+          break;
+        default: heap[at++] = value;
+      }
+    }
   }
 
   /**
@@ -170,7 +195,7 @@ export function makeOps(engine, makeTensor, isVariable) {
   };
   const ints = (what, root, value, min) => {
     if (!Array.isArray(value)) throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected an array of integers`);
-    return value.map((v, i) => toInteger(v, { what, root: `${root}[${i}]`, min }));
+    return integers(value, what, root, min ?? -Infinity);
   };
   const tensorList = (what, value) => {
     if (!Array.isArray(value)) throw new InvalidArgument(`${what}: tensors is ${describeValue(value)}; expected an array of tensors`);
@@ -186,8 +211,10 @@ export function makeOps(engine, makeTensor, isVariable) {
     const n = toInteger(v, { what, root, min: 1 });
     return [n, n];
   };
-  const reduce = (name, what) => (x, axes, keepDims = false) =>
-    op(name, [x], { axes: toAxes(axes, { what }), keepdims: flag(what, 'keepDims', keepDims) });
+  const reduce = (name, what) => {
+    const where = { what };
+    return (x, axes, keepDims = false) => op(name, [x], { axes: toAxes(axes, where), keepdims: flag(what, 'keepDims', keepDims) });
+  };
   const api = {
     op,
     ops,

@@ -72,13 +72,26 @@ export class Engine {
     const count = heap[at++];
     const tensors = new Array(count);
     for (let i = 0; i < count; ++i) {
-      const id = heap[at++], dtype = DTYPE_CODES[heap[at++]], symbolic = heap[at++] !== 0, dataAddress = heap[at++];
-      const rank = heap[at++];
-      const shape = new Array(rank);
-      for (let d = 0; d < rank; ++d) shape[d] = heap[at++];
-      tensors[i] = id === 0 ? null : this.adopt(id, shape, dtype, symbolic, dataAddress);
+      tensors[i] = this.tensorAt(heap, at);
+      at += 5 + heap[at + 4];
     }
     return tensors;
+  }
+
+  /** The first tensor of a core call's results (a call with one result: a layer, a loss, a one-output op). */
+  wrapResult(address) {
+    return this.tensorAt(this.core.HEAPF64, address / 8 + 1);
+  }
+
+  /** The tensor whose results entry starts at HEAPF64 index `at` (handle 0: null). */
+  tensorAt(heap, at) {
+    const id = heap[at];
+    if (id === 0) return null;
+    const rank = heap[at + 4], d = at + 5;
+    // Dims fit in int32 (-1: unknown): `| 0` keeps the shape an array of small integers.
+    const shape = rank === 0 ? [] : rank === 1 ? [heap[d] | 0] : rank === 2 ? [heap[d] | 0, heap[d + 1] | 0]
+      : rank === 3 ? [heap[d] | 0, heap[d + 1] | 0, heap[d + 2] | 0] : dimsAt(heap, d, rank);
+    return this.adopt(id, shape, DTYPE_CODES[heap[at + 1]], heap[at + 2] !== 0, heap[at + 3]);
   }
 
   /**
@@ -241,6 +254,12 @@ export class Engine {
       for (const tensor of part) this.forget(tensor);
     }
   }
+}
+
+function dimsAt(heap, at, rank) {
+  const shape = [];
+  for (let d = 0; d < rank; ++d) shape.push(heap[at + d] | 0);
+  return shape;
 }
 
 function collectTensors(value, into) {

@@ -201,11 +201,24 @@ export function toInteger(value, { what, root, min = -Infinity }) {
   throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected ${expected}`);
 }
 
+/**
+ * A copy of an array's elements, each checked as toInteger (>= min); an element's name in an error is root[i], built
+ * only then.
+ */
+export function integers(array, what, root, min) {
+  const out = new Array(array.length);
+  for (let i = 0; i < array.length; ++i) {
+    const v = array[i];
+    out[i] = typeof v === 'number' && Number.isSafeInteger(v) && v >= min ? v : toInteger(v, { what, root: `${root}[${i}]`, min });
+  }
+  return out;
+}
+
 /** One axis or several (an integer or an array of integers; undefined / null: none), each checked as toInteger. */
 export function toAxes(axis, { what, root = 'axis' }) {
   if (axis === undefined || axis === null) return [];
   if (!Array.isArray(axis)) return [toInteger(axis, { what, root })];
-  return axis.map((a, i) => toInteger(a, { what, root: `${root}[${i}]` }));
+  return integers(axis, what, root, -Infinity);
 }
 
 /**

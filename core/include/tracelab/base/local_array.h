@@ -1,4 +1,5 @@
-// LocalArray: n value-initialized elements for the duration of one call, inline up to N and on the heap beyond.
+// LocalArray: n elements (value-initialized, or each made by a function) for the duration of one call, inline up to
+// N and on the heap beyond.
 //
 //   tl::detail::LocalArray<Tensor, 8> results(outputs.size());  // no heap block for up to 8 outputs
 //   op.run(inputs, attrs, results.span(), ...);
@@ -22,6 +23,19 @@ class LocalArray {
       : size_(size), data_(size <= N ? reinterpret_cast<T*>(inline_) : static_cast<T*>(::operator new(size * sizeof(T)))) {
     std::uninitialized_value_construct_n(data_, size_);
   }
+  /// `size` elements, element i constructed from make(i) (for types without a default constructor). When make
+  /// throws, the elements made so far are destroyed and the exception propagates.
+  template <class Make>
+  LocalArray(std::size_t size, Make&& make)
+      : size_(0), data_(size <= N ? reinterpret_cast<T*>(inline_) : static_cast<T*>(::operator new(size * sizeof(T)))) {
+    try {
+      for (; size_ < size; ++size_) ::new (static_cast<void*>(data_ + size_)) T(make(size_));
+    } catch (...) {
+      std::destroy_n(data_, size_);
+      if (size > N) ::operator delete(data_);
+      throw;
+    }
+  }
   ~LocalArray() {
     std::destroy_n(data_, size_);
     if (size_ > N) ::operator delete(data_);
@@ -36,6 +50,7 @@ class LocalArray {
   T* begin() noexcept { return data_; }
   T* end() noexcept { return data_ + size_; }
   std::span<T> span() noexcept { return {data_, size_}; }
+  std::span<const T> span() const noexcept { return {data_, size_}; }
 
  private:
   std::size_t size_;
