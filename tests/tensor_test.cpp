@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tracelab/base/local_array.h"
 #include "tracelab/tracelab.h"
 
 using doctest::Contains;
@@ -15,6 +16,16 @@ using I = std::vector<std::int32_t>;
 
 namespace {
 bool truth(const tl::Tensor& t) { return static_cast<bool>(t); }
+
+/// Counts live instances; has no default constructor (as tl::AnyArg has none).
+struct Counted {
+  explicit Counted(int v) : value(v) { ++live; }
+  Counted(const Counted& other) : value(other.value) { ++live; }
+  Counted& operator=(const Counted&) = delete;
+  ~Counted() { --live; }
+  int value;
+  static inline int live = 0;
+};
 }  // namespace
 
 TEST_CASE("tensor/shape: num_elements, rank, dim, strides") {
@@ -88,6 +99,26 @@ TEST_CASE("tensor/shape: DimVector inline and on the heap") {
   tl::Shape big(V{1, 2, 3, 4, 5, 6, 7, 8});  // rank above the inline dims
   CHECK(big.num_elements() == 40320);
   CHECK(big.str() == "(1, 2, 3, 4, 5, 6, 7, 8)");
+}
+
+TEST_CASE("tensor/local array: elements made by a function, inline and on the heap; a throwing maker cleans up") {
+  for (std::size_t size : {std::size_t{0}, std::size_t{3}, std::size_t{9}}) {  // inline (N = 4) and on the heap
+    {
+      const tl::detail::LocalArray<Counted, 4> made(size, [](std::size_t i) { return Counted(static_cast<int>(10 * i)); });
+      CHECK(made.size() == size);
+      CHECK(Counted::live == static_cast<int>(size));
+      for (std::size_t i = 0; i < size; ++i) CHECK(made.span()[i].value == static_cast<int>(10 * i));
+    }
+    CHECK(Counted::live == 0);
+    auto failing = [&] {
+      tl::detail::LocalArray<Counted, 4> made(size, [](std::size_t i) {
+        if (i == 2) throw tl::InvalidArgument("element 2");
+        return Counted(1);
+      });
+    };
+    if (size > 2) CHECK_THROWS_WITH_AS(failing(), "element 2", tl::InvalidArgument);
+    CHECK(Counted::live == 0);  // the two made before the throw are gone (ASan reports a leaked heap block)
+  }
 }
 
 TEST_CASE("tensor/shape: str like TensorFlow") {
