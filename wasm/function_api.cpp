@@ -37,6 +37,11 @@ FunctionOptions to_options(const val& js) {
              ": specializePlans must be a boolean");
     options.specialize_plans = js["specializePlans"].as<bool>();
   }
+  if (!js["recordTimings"].isUndefined()) {
+    TL_CHECK(js["recordTimings"].typeOf().as<std::string>() == "boolean", InvalidArgument, options.name,
+             ": recordTimings must be a boolean");
+    options.record_timings = js["recordTimings"].as<bool>();
+  }
   val history = js["callHistory"];
   if (!history.isUndefined()) {
     TL_CHECK(is_integer(history) && history.as<double>() >= 0, InvalidArgument, options.name,

@@ -61,18 +61,20 @@ function minimizeStep(model, optimizer) {
   return (x, y) => optimizer.minimize(() => tl.losses.meanSquaredError(y, tl.reshape(model.apply(tl.max(x, 1, true)), [-1])), true, vars);
 }
 
+// The examples as tensors, made once and used by every JS mode, as the runner makes its examples once per run and
+// trains every mode on them.
+const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
+const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+
 /** Runs `step` on every example, timing each call (including reading the loss). */
 function timeSteps(count, step) {
   const times = new Float64Array(count), losses = new Float64Array(count);
-  const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
-  const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
   for (let i = 0; i < count; ++i) {
     const k = i % data.length;
     const start = performance.now();
     losses[i] = tl.tidy(() => step(xs[k], ys[k]).dataSync()[0]);
     times[i] = (performance.now() - start) * 1000;
   }
-  tl.dispose([xs, ys]);
   return { times, losses };
 }
 
@@ -90,9 +92,10 @@ function runCpp(round) {
 }
 
 // 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
-//    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature; the signature
-//    once more without the call history a tl.function keeps by default (100 records, for f.calls), as the C++
-//    runner records none.
+//    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
+//    call history a tl.function keeps by default: 100 records, each call timed for its executeUs); the signature
+//    once more configured as the C++ runner configures its tl::function: a record per call, not timed
+//    (recordTimings false; the runner times every step itself).
 function runJs(mode, count) {
   const model = tracelabModel();
   const optimizer = tl.train.adam(0.01);
@@ -100,13 +103,13 @@ function runJs(mode, count) {
   const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
-                          ...(mode.endsWith('callHistory 0') ? { callHistory: 0 } : {}) });
+                          ...(mode.endsWith('recordTimings false') ? { recordTimings: false } : {}) });
   const run = timeSteps(count, step);
   model.dispose();
   step.dispose?.();
   return run;
 }
-const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, callHistory 0'];
+const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings false'];
 for (let round = 0; round < rounds; ++round) {
   runCpp(round);
   for (const mode of jsModes) {
@@ -116,6 +119,8 @@ for (let round = 0; round < rounds; ++round) {
     record(`JS ${mode}`, steady(times, 50), Array.from(losses));
   }
 }
+
+tl.dispose([xs, ys]);
 
 // 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
 // (286 MB), so scripts/setup.sh leaves it out: the first run that compares installs it, from bench/js/package-lock.json.
@@ -190,7 +195,7 @@ const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
-console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, without call history ${ratio('JS signature, callHistory 0', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, configured as the runner (recordTimings false) ${ratio('JS signature, recordTimings false', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

@@ -280,6 +280,22 @@ test('tracing: the call history keeps the last callHistory records (100 by defau
   x.dispose();
 });
 
+test('tracing: recordTimings false keeps the records without their executeUs (as the ragged runner records)', () => {
+  const a = tl.tidy(() => tl.keep(tl.ones([64, 64])));
+  const timed = tl.function((m) => tl.matMul(m, m), { name: 'timed' });
+  const untimed = tl.function((m) => tl.matMul(m, m), { name: 'untimed', recordTimings: false });
+  tl.tidy(() => { for (let i = 0; i < 5; ++i) { timed(a); untimed(a); } });
+  assert.equal(untimed.calls.length, 5);
+  assert.deepEqual(untimed.calls.map((c) => c.traced), [true, false, false, false, false]);
+  assert.ok(untimed.calls[0].traceUs > 0);                  // a trace is timed either way
+  assert.ok(untimed.calls.every((c) => c.executeUs === 0));
+  assert.ok(timed.calls.every((c) => c.executeUs > 0));     // a 64x64 matmul takes well over a microsecond
+  assert.throws(() => tl.function((m) => m, { name: 'bad', recordTimings: 1 }),
+                { name: 'InvalidArgument', message: /tl\.function 'bad': options\.recordTimings is the number 1; expected a boolean/ });
+  for (const f of [timed, untimed]) f.dispose();
+  a.dispose();
+});
+
 test('control flow: a branch may return a tensor captured from outside (or an input) and it stays usable', () => {
   // Regression: the trampoline handed the caller's own handle to the core, which released it, so `() => x` in a
   // traced tl.cond disposed x and the other branch failed with "neg: input 0: the tensor was disposed".

@@ -28,6 +28,7 @@ const FUNCTION_OPTIONS = {
     ? null : 'a non-negative integer, or -1 for no limit'),
   argNames: ['string'],
   callHistory: 'count',
+  recordTimings: 'boolean',
   onTrace: 'function',
   specializePlans: 'boolean',
 };
@@ -63,7 +64,8 @@ export function makeFunction(engine, isVariable) {
 
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
-   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), onTrace, specializePlans
+   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default true:
+   * each record's executeUs, two clock reads per call; false leaves it 0), onTrace, specializePlans
    * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call).
    */
   function tfFunction(fn, options) {
