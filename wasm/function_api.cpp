@@ -156,7 +156,8 @@ double function_call_staged(double id, double count) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
     std::span<const double> handles = staged_numbers(count, f.options().name);
-    const detail::LocalArray<AnyArg, 4> args(handles.size(), [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
+    const detail::LocalArray<AnyArg, 4> args(handles.size(),
+                                             [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
     return results_of(f(args.span()));
   });
 }

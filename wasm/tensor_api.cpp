@@ -508,10 +508,6 @@ Attrs decode_attrs(const OpDef& op, std::span<const double> words, std::size_t f
   return attrs;
 }
 
-}  // namespace
-
-namespace {
-
 /// The op listed at `index` (op_names' order).
 const OpDef& listed_op(double index) {
   const std::vector<const OpDef*>& ops = listed_ops();
