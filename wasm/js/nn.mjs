@@ -60,6 +60,10 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     return value;
   };
 
+  // The core's calls on live tensors (the core checks dtypes and shapes), their one result wrapped.
+  const layerCall = (layer, x, training) => engine.wrapResult(guardCall(core.layerCall, layer.id, x.id, training));
+  const lossCall = (kind, y, p, fromLogits) => engine.wrapResult(guardCall(core.lossCall, kind, y.id, p.id, fromLogits));
+
   /** A Keras-style layer (or model). apply(x, {training}) builds it on the first call. */
   class Layer {
     constructor(config) {
@@ -69,10 +73,8 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     apply(x, options) {
       const training = options === undefined ? false
         : (checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` }).training ?? false);
-      if (x instanceof Tensor && !x.isDisposed)  // nothing to convert (the core checks the dtype)
-        return engine.wrapResult(guardCall(core.layerCall, this.id, x.id, training));
-      return withTensors((convert) =>
-        engine.wrapResult(guardCall(core.layerCall, this.id, convert(x, 'float32', `${this.className}.apply`).id, training)));
+      if (x instanceof Tensor && !x.isDisposed) return layerCall(this, x, training);  // nothing to convert
+      return withTensors((convert) => layerCall(this, convert(x, 'float32', `${this.className}.apply`), training));
     }
     /** Same as apply (Keras' __call__). */
     call(x, options) { return this.apply(x, options); }
@@ -117,12 +119,9 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     return (labels, predictions, given) => {
       const fromLogits = given === undefined ? false : (checkOptions(given, LOSS_OPTIONS, options).fromLogits ?? false);
       if (labels instanceof Tensor && !labels.isDisposed && predictions instanceof Tensor && !predictions.isDisposed)
-        return engine.wrapResult(guardCall(core.lossCall, kind, labels.id, predictions.id, fromLogits));
-      return withTensors((convert) => {
-        const y = convert(labels, 'float32', what);
-        const p = convert(predictions, 'float32', what);
-        return engine.wrapResult(guardCall(core.lossCall, kind, y.id, p.id, fromLogits));
-      });
+        return lossCall(kind, labels, predictions, fromLogits);  // nothing to convert
+      return withTensors((convert) =>
+        lossCall(kind, convert(labels, 'float32', what), convert(predictions, 'float32', what), fromLogits));
     };
   };
   const losses = {

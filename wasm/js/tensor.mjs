@@ -256,6 +256,7 @@ export class Engine {
   }
 }
 
+/** The `rank` dims a results entry holds from HEAPF64 index `at`, as small integers. */
 function dimsAt(heap, at, rank) {
   const shape = [];
   for (let d = 0; d < rank; ++d) shape.push(heap[at + d] | 0);

@@ -209,7 +209,7 @@ export function integers(array, what, root, min) {
   const out = new Array(array.length);
   for (let i = 0; i < array.length; ++i) {
     const v = array[i];
-    out[i] = typeof v === 'number' && Number.isSafeInteger(v) && v >= min ? v : toInteger(v, { what, root: `${root}[${i}]`, min });
+    out[i] = Number.isSafeInteger(v) && v >= min ? v : toInteger(v, { what, root: `${root}[${i}]`, min });
   }
   return out;
 }
