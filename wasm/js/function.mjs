@@ -3,7 +3,7 @@
 // On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
 // then, tl.print every call); later calls with a matching key only run the graph.
 import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
-import { Tensor } from './tensor.mjs';
+import { allLiveTensors, Tensor } from './tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape } from './values.mjs';
 
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
@@ -57,11 +57,6 @@ export function makeFunction(engine, isVariable) {
   }
 
   /** Whether every argument is a live tensor (then a call passes only their handles); else describeArg says why not. */
-  function allTensors(args) {
-    for (const a of args) if (!(a instanceof Tensor) || a.isDisposed) return false;
-    return true;
-  }
-
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
    * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default true:
@@ -103,7 +98,7 @@ export function makeFunction(engine, isVariable) {
     const call = (...args) => {
       currentArgs = args;
       try {
-        const address = allTensors(args)
+        const address = allLiveTensors(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
           : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
         // Shaped as fn returned it when last traced (tensor, array or nothing); the results are read before any

@@ -5,7 +5,7 @@
 // chainable methods (x.add(y).relu()). Numbers, arrays and typed arrays become tensors of the first tensor's dtype
 // (wasm/js/values.mjs converts them, or says which element it cannot).
 import { guardCall, InvalidArgument } from './errors.mjs';
-import { DTYPE_CODE, Tensor } from './tensor.mjs';
+import { allLiveTensors, DTYPE_CODE, Tensor } from './tensor.mjs';
 import { describeValue, integers, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -70,7 +70,7 @@ export function makeOps(engine, makeTensor, isVariable) {
       throw new InvalidArgument(`${name}: a structured op (each node holds ${info.subgraphs} sub-graph(s)); ` +
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
-    if (allTensors(inputs)) return staged(info, inputs, attrs);
+    if (allLiveTensors(inputs)) return staged(info, inputs, attrs);
     checkAttrs(name, info, attrs);
     const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
     const dtype = firstTensor ? firstTensor.dtype : undefined;
@@ -95,11 +95,6 @@ export function makeOps(engine, makeTensor, isVariable) {
   }
 
   const outputsOf = (info, address) => (info.outputs === 1 ? engine.wrapResult(address) : engine.wrapResults(address));
-
-  function allTensors(inputs) {
-    for (const x of inputs) if (!(x instanceof Tensor) || x.isDisposed) return false;
-    return true;
-  }
 
   /**
    * How many numbers the attributes take in the staging area (decode_attrs in wasm/tensor_api.cpp): per attribute

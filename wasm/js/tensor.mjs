@@ -263,6 +263,12 @@ function dimsAt(heap, at, rank) {
   return shape;
 }
 
+/** True when every item is a live Tensor: a call can then pass their handles as they are (Engine.stage). */
+export function allLiveTensors(items) {
+  for (const item of items) if (!(item instanceof Tensor) || item.isDisposed) return false;
+  return true;
+}
+
 function collectTensors(value, into) {
   if (value instanceof Tensor) into.add(value);
   else if (Array.isArray(value)) for (const v of value) collectTensors(v, into);
