@@ -56,7 +56,6 @@ export function makeFunction(engine, isVariable) {
                               `boolean or a string, got ${describeValue(value)}`);
   }
 
-  /** Whether every argument is a live tensor (then a call passes only their handles); else describeArg says why not. */
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
    * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default true:
