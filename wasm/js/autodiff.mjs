@@ -1,7 +1,7 @@
 // Variables and gradients: tl.variable, tl.GradientTape (the tape the articles use) and TF.js' tl.grads /
 // tl.valueAndGrads / tl.variableGrads, all on the core's one tape.
 import { guard, guardCall, InvalidArgument } from './errors.mjs';
-import { Tensor } from './tensor.mjs';
+import { isLiveTensor, Tensor } from './tensor.mjs';
 import { checkOptions, describeValue } from './values.mjs';
 
 /** The options of tl.GradientTape and of its gradient(), and how errors name them. */
@@ -103,7 +103,7 @@ export function makeAutodiff(engine, toTensor) {
       let variables = 0, liveTensors = 0;  // how many sources are variables, how many live tensors
       for (const s of list) {
         if (s instanceof Variable) ++variables;
-        else if (s instanceof Tensor && !s.isDisposed) ++liveTensors;
+        else if (isLiveTensor(s)) ++liveTensors;
       }
       if (variables === list.length || liveTensors === list.length) {
         // All variables or all live tensors: their handles through the staging area, the gradients in one go.

@@ -1,7 +1,7 @@
 // Layers, models, losses, optimizers, metrics, checkpoints and summaries in TF.js' spelling, on the core's
 // tl::layers / tl::optimizers / tl::metrics (the math and the variables live in C++).
 import { InvalidArgument, guard, guardCall } from './errors.mjs';
-import { Tensor } from './tensor.mjs';
+import { isLiveTensor, Tensor } from './tensor.mjs';
 import { EventFile, eventFileName, fileVersionEvent, graphEvent, histogramEvent, readEvents, scalarEvent, tfrecord } from './event_file.mjs';
 import { concreteRef } from './function.mjs';
 import { checkOptions, describeValue } from './values.mjs';
@@ -73,7 +73,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     apply(x, options) {
       const training = options === undefined ? false
         : (checkOptions(options, APPLY_OPTIONS, { what: `${this.className}.apply` }).training ?? false);
-      if (x instanceof Tensor && !x.isDisposed) return layerCall(this, x, training);  // nothing to convert
+      if (isLiveTensor(x)) return layerCall(this, x, training);  // nothing to convert
       return withTensors((convert) => layerCall(this, convert(x, 'float32', `${this.className}.apply`), training));
     }
     /** Same as apply (Keras' __call__). */
@@ -118,7 +118,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     const what = `losses.${name}`, options = { what: `tl.losses.${name}` };
     return (labels, predictions, given) => {
       const fromLogits = given === undefined ? false : (checkOptions(given, LOSS_OPTIONS, options).fromLogits ?? false);
-      if (labels instanceof Tensor && !labels.isDisposed && predictions instanceof Tensor && !predictions.isDisposed)
+      if (isLiveTensor(labels) && isLiveTensor(predictions))
         return lossCall(kind, labels, predictions, fromLogits);  // nothing to convert
       return withTensors((convert) =>
         lossCall(kind, convert(labels, 'float32', what), convert(predictions, 'float32', what), fromLogits));

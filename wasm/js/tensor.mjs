@@ -263,9 +263,14 @@ function dimsAt(heap, at, rank) {
   return shape;
 }
 
-/** True when every item is a live Tensor: a call can then pass their handles as they are (Engine.stage). */
+/** True for a Tensor that is not disposed: a call can pass its handle as it is (Engine.stage), nothing to convert. */
+export function isLiveTensor(value) {
+  return value instanceof Tensor && !value.isDisposed;
+}
+
+/** True when every item is a live Tensor. */
 export function allLiveTensors(items) {
-  for (const item of items) if (!(item instanceof Tensor) || item.isDisposed) return false;
+  for (const item of items) if (!isLiveTensor(item)) return false;
   return true;
 }
 
