@@ -4,9 +4,12 @@
 // step time (steps that did not trace) as a ratio to the limit's, the trace times, and the heap check. The
 // limit runs again right before each mode and each ratio uses that run: the machine's speed drifts. --warmup N
 // warms each mode up (N steps on a throwaway model, RaggedConfig::warmup_steps) right before it is measured.
+// --phases N also prints the median of every N steps, per mode and for the limit: a long run's later phases of
+// training can be slower than its start (e.g. denormal floats; docs/performance.md, "Denormals").
 //   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1]
-//                                   [--modes eager,function,...] [--json FILE]
+//                                   [--modes eager,function,...] [--phases N] [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
+//   build/native/bench/ragged_bench --steps 120000 --modes signature --phases 10000
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -64,6 +67,21 @@ LimitRun run_limit(const RaggedConfig& config, const std::vector<RaggedExample>&
   return run;
 }
 
+/// The median of every `every` consecutive steps' times (the last group may be shorter).
+std::vector<double> phase_medians(const std::vector<double>& step_us, std::int64_t every) {
+  std::vector<double> medians;
+  const auto size = static_cast<std::int64_t>(step_us.size());
+  for (std::int64_t from = 0; from < size; from += every)
+    medians.push_back(median(std::vector<double>(step_us.begin() + from, step_us.begin() + std::min(size, from + every))));
+  return medians;
+}
+
+void print_phases(const char* name, const std::vector<double>& medians) {
+  std::printf("%-10s", name);
+  for (double us : medians) std::printf(" %6.2f", us);
+  std::printf("\n");
+}
+
 /// The largest |a - b| / max(|b|, 1e-3) over the first `count` steps.
 double max_relative_difference(const std::vector<float>& a, const std::vector<float>& b, std::size_t count) {
   double worst = 0;
@@ -79,9 +97,10 @@ int main(int argc, char** argv) {
   config.steps = 20000;
   config.examples = 1000;
   std::string json_path;
+  std::int64_t phases = 0;  // steps per phase median; 0: none
   auto usage = [] {
     std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
-                         "[--modes eager,function,...] [--json FILE]\n");
+                         "[--modes eager,function,...] [--phases N] [--json FILE]\n");
     return 2;
   };
   try {
@@ -92,6 +111,10 @@ int main(int argc, char** argv) {
       else if (flag == "--examples") config.examples = std::stoll(value);
       else if (flag == "--warmup") config.warmup_steps = std::stoll(value);
       else if (flag == "--json") json_path = value;
+      else if (flag == "--phases") {
+        phases = std::stoll(value);
+        if (phases <= 0) return usage();
+      }
       else if (flag == "--modes") config.modes = parse_modes(value);
       else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
       else return usage();
@@ -116,8 +139,11 @@ int main(int argc, char** argv) {
   RaggedResult result;
   result.config = config;
   std::vector<double> limit_medians;  // the limit's median right before each mode
+  std::vector<std::vector<double>> limit_phases;  // --phases: the limit's phase medians right before each mode
   for (RaggedMode mode : config.modes) {
-    limit_medians.push_back(median(run_limit(config, data, &limit_step).step_us));
+    LimitRun before = run_limit(config, data, &limit_step);
+    limit_medians.push_back(median(before.step_us));
+    if (phases > 0) limit_phases.push_back(phase_medians(before.step_us, phases));
     RaggedConfig one = config;
     one.modes = {mode};
     RaggedResult run = run_ragged(one);
@@ -154,11 +180,22 @@ int main(int argc, char** argv) {
                      {"heap_bytes_at_end", mode.heap_bytes_at_end},
                      {"max_relative_loss_difference_to_limit_first_100",
                       max_relative_difference(mode.loss, limit.loss, 100)}});
+    if (phases > 0) {
+      modes.back()["phase_median_us"] = phase_medians(mode.step_us, phases);
+      modes.back()["limit_phase_median_us"] = limit_phases[m];
+    }
   }
   std::printf("%-10s %12.2f   (median of the limit's runs before each mode)\n", "limit", limit_median);
   if (config.warmup_steps > 0)
     std::printf("warm-up: %lld steps before each mode, %.1f ms in all (untimed)\n",
                 static_cast<long long>(config.warmup_steps), result.warmup_ms);
+  if (phases > 0) {
+    std::printf("\nmedian us per %lld steps (the limit: its run right before the mode)\n", static_cast<long long>(phases));
+    for (std::size_t m = 0; m < result.modes.size(); ++m) {
+      print_phases(mode_name(result.modes[m].mode), phase_medians(result.modes[m].step_us, phases));
+      print_phases("  limit", limit_phases[m]);
+    }
+  }
   auto ran = [&](RaggedMode m) {
     return std::any_of(result.modes.begin(), result.modes.end(), [m](const auto& r) { return r.mode == m; });
   };
@@ -180,6 +217,7 @@ int main(int argc, char** argv) {
                           {"warmup_steps", config.warmup_steps},
                           {"warmup_ms", result.warmup_ms},
                           {"limit_median_us", limit_median},
+                          {"phase_steps", phases},
                           {"modes", modes}};
     std::ofstream(json_path) << doc.dump(1) << "\n";
     std::printf("wrote %s\n", json_path.c_str());

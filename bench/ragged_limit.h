@@ -114,13 +114,15 @@ class RaggedLimit {
     Row out, dout;
   };
 
-  /// Adam over every parameter at once (Keras' formulas, moments below FLT_MIN flushed to zero as Tracelab's
-  /// adam kernels do: denormals are slow), one vectorized pass per quantity over the arenas.
+  /// Adam over every parameter at once (Keras' formulas, a moment below FLT_MIN / (1 - beta) flushed to zero as
+  /// Tracelab's adam kernels do with this epsilon: denormals are slow), one vectorized pass over the arenas.
   void update(float lr) {
     // One plain loop: the compiler vectorizes it (SSE natively, simd128 in WebAssembly) and it beats Eigen's
     // five array expressions (one pass each) natively and in WASM, where Eigen has no SIMD packets.
     const float tiny = std::numeric_limits<float>::min();
     const float keep_m = 1.f - adam_.beta_1, keep_v = 1.f - adam_.beta_2, epsilon = adam_.epsilon;
+    const bool early = std::sqrt(tiny / keep_v) <= epsilon * 0x1p-24f;  // as the adam kernels decide it
+    const float floor_m = early ? tiny / keep_m : tiny, floor_v = early ? tiny / keep_v : tiny;
     float* __restrict p = params_.data();  // the arenas never overlap: lets the compiler vectorize
     float* __restrict m = m_.data();
     float* __restrict v = v_.data();
@@ -128,9 +130,9 @@ class RaggedLimit {
     const std::size_t n = params_.size();
     for (std::size_t i = 0; i < n; ++i) {
       float mi = m[i] + (g[i] - m[i]) * keep_m;
-      mi = std::fabs(mi) >= tiny ? mi : 0.f;
+      mi = std::fabs(mi) >= floor_m ? mi : 0.f;
       float vi = v[i] + (g[i] * g[i] - v[i]) * keep_v;
-      vi = vi >= tiny ? vi : 0.f;
+      vi = vi >= floor_v ? vi : 0.f;
       m[i] = mi;
       v[i] = vi;
       p[i] -= lr * mi / (std::sqrt(vi) + epsilon);

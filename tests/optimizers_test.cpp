@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,6 +105,48 @@ TEST_CASE("optimizers/adam: a double-precision reference over 5 steps on a vecto
   }
   auto got = w.read().to_vector<float>();
   for (std::size_t i = 0; i < 7; ++i) CHECK(got[i] == doctest::Approx(ref[i]).epsilon(1e-5));
+}
+
+TEST_CASE("optimizers/adam: a moment whose decay would make a denormal is flushed (below FLT_MIN / (1 - beta))") {
+  // A zero gradient decays m by beta_1 and v by beta_2 per step: m += (0 - m)(1 - beta_1). Once (1 - beta) of a
+  // moment is below FLT_MIN that product is a denormal, many times slower to compute, so the moment is flushed.
+  const tl::OpDef& update = tl::OpRegistry::global().get("adam_update");
+  const tl::Attrs attrs{{"beta_1", 0.9}, {"beta_2", 0.999}, {"epsilon", 1e-7}};
+  const float tiny = std::numeric_limits<float>::min();
+  const float floor_m = tiny / (1.f - 0.9f), floor_v = tiny / (1.f - 0.999f);
+  Tensor var = tl::constant({1.f, 1.f, 1.f});
+  Tensor m = tl::constant({0.5f * floor_m, 2 * floor_m, 0.5f});
+  Tensor v = tl::constant({0.5f * floor_v, 2 * floor_v, 0.25f});
+  const Tensor g = tl::zeros({3}), lr = tl::scalar(0.01f), step = tl::scalar(10.f);
+  std::vector<Tensor> out(3);
+  tl::execute(update, std::vector<Tensor>{var, m, v, g, lr, step}, attrs, out);
+  const std::vector<float> m1 = out[1].to_vector<float>(), v1 = out[2].to_vector<float>();
+  CHECK(m1[0] == 0.f);  // its decay, 0.5 FLT_MIN, would be a denormal
+  CHECK(m1[1] == doctest::Approx(1.8 * floor_m));
+  CHECK(m1[2] == doctest::Approx(0.45));
+  CHECK(v1[0] == 0.f);
+  CHECK(v1[1] == doctest::Approx(1.998 * floor_v));
+  CHECK(v1[2] == doctest::Approx(0.24975));
+  // Decaying from above the floors: every step's moments are 0 or large enough that their decay is no denormal.
+  v = tl::constant({10 * floor_v});
+  m = tl::constant({10 * floor_m});
+  var = tl::constant({1.f});
+  for (int steps = 0; steps < 5000 && v.item<float>() != 0.f; ++steps) {
+    tl::execute(update, std::vector<Tensor>{var, m, v, tl::zeros({1}), lr, step}, attrs, out);
+    var = out[0], m = out[1], v = out[2];
+    const float mi = m.item<float>(), vi = v.item<float>();
+    CHECK((mi == 0.f || mi * (1 - 0.9f) >= tiny));
+    CHECK((vi == 0.f || vi * (1 - 0.999f) >= tiny));
+  }
+  CHECK(v.item<float>() == 0.f);  // ln(10) / 0.001 ~ 2,300 steps
+  CHECK(var.item<float>() == 1.f);
+  // With an epsilon so small that flushing v could change sqrt(v) + epsilon, only denormals are flushed.
+  const tl::Attrs small_epsilon{{"beta_1", 0.9}, {"beta_2", 0.999}, {"epsilon", 1e-12}};
+  tl::execute(update, std::vector<Tensor>{tl::constant({1.f}), tl::constant({0.5f * floor_m}),
+                                          tl::constant({0.5f * floor_v}), tl::zeros({1}), lr, step},
+              small_epsilon, out);
+  CHECK(out[1].item<float>() == doctest::Approx(0.45 * floor_m));
+  CHECK(out[2].item<float>() == doctest::Approx(0.4995 * floor_v));
 }
 
 TEST_CASE("optimizers/minimize: tape.gradient + apply_gradients in one call; the tape's variables by default") {

@@ -22,7 +22,14 @@
 // Slot values below FLT_MIN in magnitude are flushed to zero. Moments of weights whose gradient stays 0 (a dead
 // relu unit) decay geometrically into denormal floats, which x86 and WASM process many times slower; TF's CPU
 // kernels avoid them by running with flush-to-zero, which WebAssembly lacks — an explicit select works
-// everywhere and costs one compare per element.
+// everywhere and costs one compare per element. Adam's moments move by a small fraction of themselves per step
+// (v += (g^2 - v)(1 - beta_2)), so that fraction of a moment goes denormal long before the moment does: for
+// beta_2 = 0.999 a decaying v spends ~7,000 steps between FLT_MIN and FLT_MIN / (1 - beta_2), each step a denormal
+// product. Adam therefore flushes m below FLT_MIN / (1 - beta_1) and v below FLT_MIN / (1 - beta_2), so their
+// decay never makes a denormal — when epsilon is large enough that this changes no update: sqrt of v's floor
+// below epsilon's last bit (epsilon >= 5.8e-11 for beta_2 = 0.999; Keras' default is 1e-7), so an m that small
+// moves a weight by less than 1e-26 and a v that small does not change sqrt(v) + epsilon. With a smaller epsilon
+// both flush below FLT_MIN, as the other rules do.
 //
 // var, the slots and g share one shape (known dims must agree); lr and step are float32 scalars (rank 0). The
 // outputs are (var', slots'...) in input order. Each op is one rule (below): its hyperparameters are read once
@@ -77,6 +84,12 @@ float attr(const KernelContext& ctx, const char* name) { return static_cast<floa
 
 /// x, or 0 when |x| < FLT_MIN (a denormal).
 inline float flushed(float x) { return std::fabs(x) >= std::numeric_limits<float>::min() ? x : 0.f; }
+/// x, or 0 when |x| < floor.
+inline float flushed_below(float x, float floor) { return std::fabs(x) >= floor ? x : 0.f; }
+/// The smallest moment whose move by `keep` (1 - beta) of itself is not a denormal: FLT_MIN / keep.
+inline float moment_floor(float keep) {
+  return keep > 0.f ? std::numeric_limits<float>::min() / keep : std::numeric_limits<float>::min();
+}
 
 // ---- the update rules; inputs and outputs as in the header comment ----
 //
@@ -120,7 +133,7 @@ struct SgdMomentumRule {
 
 struct AdamRule {
   static constexpr std::size_t slots = 2;
-  float alpha, keep_m, keep_v, epsilon;
+  float alpha, keep_m, keep_v, epsilon, floor_m, floor_v;
   AdamRule(const KernelContext& ctx, std::size_t scalars_at) {
     const float lr = scalar_input(ctx, scalars_at), step = scalar_input(ctx, scalars_at + 1);
     const float beta_1 = attr(ctx, "beta_1"), beta_2 = attr(ctx, "beta_2");
@@ -129,12 +142,15 @@ struct AdamRule {
     keep_m = 1.f - beta_1;
     keep_v = 1.f - beta_2;
     epsilon = attr(ctx, "epsilon");
+    const bool early = std::sqrt(moment_floor(keep_v)) <= epsilon * 0x1p-24f;  // see the header comment
+    floor_m = early ? moment_floor(keep_m) : std::numeric_limits<float>::min();
+    floor_v = early ? moment_floor(keep_v) : std::numeric_limits<float>::min();
   }
   void operator()(float* __restrict var, float* __restrict m, float* __restrict v, const float* __restrict g,
                   std::int64_t n) const {
     for (std::int64_t i = 0; i < n; ++i) {
-      const float mi = flushed(m[i] + (g[i] - m[i]) * keep_m);
-      const float vi = flushed(v[i] + (g[i] * g[i] - v[i]) * keep_v);
+      const float mi = flushed_below(m[i] + (g[i] - m[i]) * keep_m, floor_m);
+      const float vi = flushed_below(v[i] + (g[i] * g[i] - v[i]) * keep_v, floor_v);
       m[i] = mi;
       v[i] = vi;
       var[i] = var[i] - alpha * mi / (std::sqrt(vi) + epsilon);
