@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   RaggedResult result;
   result.config = config;
   std::vector<double> limit_medians;  // the limit's median right before each mode
-  std::vector<std::vector<double>> limit_phases;  // --phases: the limit's phase medians right before each mode
+  std::vector<std::vector<double>> limit_phases, mode_phases;  // --phases: the limit's (run right before) and the mode's
   for (RaggedMode mode : config.modes) {
     LimitRun before = run_limit(config, data, &limit_step);
     limit_medians.push_back(median(before.step_us));
@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
     RaggedConfig one = config;
     one.modes = {mode};
     RaggedResult run = run_ragged(one);
+    if (phases > 0) mode_phases.push_back(phase_medians(run.modes.front().step_us, phases));
     result.warmup_ms += run.warmup_ms;
     result.modes.push_back(std::move(run.modes.front()));
   }
@@ -181,7 +182,7 @@ int main(int argc, char** argv) {
                      {"max_relative_loss_difference_to_limit_first_100",
                       max_relative_difference(mode.loss, limit.loss, 100)}});
     if (phases > 0) {
-      modes.back()["phase_median_us"] = phase_medians(mode.step_us, phases);
+      modes.back()["phase_median_us"] = mode_phases[m];
       modes.back()["limit_phase_median_us"] = limit_phases[m];
     }
   }
@@ -192,7 +193,7 @@ int main(int argc, char** argv) {
   if (phases > 0) {
     std::printf("\nmedian us per %lld steps (the limit: its run right before the mode)\n", static_cast<long long>(phases));
     for (std::size_t m = 0; m < result.modes.size(); ++m) {
-      print_phases(mode_name(result.modes[m].mode), phase_medians(result.modes[m].step_us, phases));
+      print_phases(mode_name(result.modes[m].mode), mode_phases[m]);
       print_phases("  limit", limit_phases[m]);
     }
   }

@@ -82,14 +82,12 @@ void update_shape(ShapeContext& ctx, std::size_t tensors) {
 float scalar_input(const KernelContext& ctx, std::size_t i) { return *ctx.input(i).data<float>(); }
 float attr(const KernelContext& ctx, const char* name) { return static_cast<float>(ctx.attrs.get<double>(name)); }
 
-/// x, or 0 when |x| < FLT_MIN (a denormal).
-inline float flushed(float x) { return std::fabs(x) >= std::numeric_limits<float>::min() ? x : 0.f; }
-/// x, or 0 when |x| < floor.
-inline float flushed_below(float x, float floor) { return std::fabs(x) >= floor ? x : 0.f; }
+/// The smallest normal float32: below it a float is a denormal.
+constexpr float kFltMin = std::numeric_limits<float>::min();
+/// x, or 0 when |x| < floor (by default: when x is a denormal).
+inline float flushed(float x, float floor = kFltMin) { return std::fabs(x) >= floor ? x : 0.f; }
 /// The smallest moment whose move by `keep` (1 - beta) of itself is not a denormal: FLT_MIN / keep.
-inline float moment_floor(float keep) {
-  return keep > 0.f ? std::numeric_limits<float>::min() / keep : std::numeric_limits<float>::min();
-}
+inline float moment_floor(float keep) { return keep > 0.f ? kFltMin / keep : kFltMin; }
 
 // ---- the update rules; inputs and outputs as in the header comment ----
 //
@@ -143,14 +141,14 @@ struct AdamRule {
     keep_v = 1.f - beta_2;
     epsilon = attr(ctx, "epsilon");
     const bool early = std::sqrt(moment_floor(keep_v)) <= epsilon * 0x1p-24f;  // see the header comment
-    floor_m = early ? moment_floor(keep_m) : std::numeric_limits<float>::min();
-    floor_v = early ? moment_floor(keep_v) : std::numeric_limits<float>::min();
+    floor_m = early ? moment_floor(keep_m) : kFltMin;
+    floor_v = early ? moment_floor(keep_v) : kFltMin;
   }
   void operator()(float* __restrict var, float* __restrict m, float* __restrict v, const float* __restrict g,
                   std::int64_t n) const {
     for (std::int64_t i = 0; i < n; ++i) {
-      const float mi = flushed_below(m[i] + (g[i] - m[i]) * keep_m, floor_m);
-      const float vi = flushed_below(v[i] + (g[i] * g[i] - v[i]) * keep_v, floor_v);
+      const float mi = flushed(m[i] + (g[i] - m[i]) * keep_m, floor_m);
+      const float vi = flushed(v[i] + (g[i] * g[i] - v[i]) * keep_v, floor_v);
       m[i] = mi;
       v[i] = vi;
       var[i] = var[i] - alpha * mi / (std::sqrt(vi) + epsilon);
