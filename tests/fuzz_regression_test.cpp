@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz/checkpoint_format.h"
@@ -149,4 +150,36 @@ TEST_CASE("fuzz/op_call: reducing a zero-size tensor whose other dims are huge")
   CHECK(tl::reduce_sum(y, {0, 2}).to_vector<float>() == std::vector<float>{0.f, 0.f, 0.f});
   CHECK_THROWS_WITH(tl::reduce_mean(tl::zeros({huge, 3, 0}, tl::int32), {0, 2}),
                     doctest::Contains("reduce_mean: the mean of zero int32 elements is undefined"));
+}
+
+// Found by fuzz_op_call (corpus/op_call/regress.matmul_empty_grad): for a batch a against one matrix b, matmul's
+// gradient flattens a to (rows, k) and the upstream to (rows, n) with a -1 for the rows. Beside k = 0 a reshape's
+// -1 is the count of the non-zero dims (TF's rule), so (0, 1, 0) x (0, 17) flattened a to (1, 0) but the upstream
+// to (0, 17), and the gradient threw "inner dimensions must agree". A k or n of 0 now takes the general path.
+TEST_CASE("fuzz/op_call: matmul's gradient of a zero-size batch against a matrix") {
+  for (const auto& shapes : {std::pair{tl::Shape{0, 1, 0}, tl::Shape{0, 17}},
+                             std::pair{tl::Shape{2, 3, 0}, tl::Shape{0, 4}},
+                             std::pair{tl::Shape{0, 3, 2}, tl::Shape{2, 4}},
+                             std::pair{tl::Shape{2, 0, 2}, tl::Shape{2, 4}},
+                             std::pair{tl::Shape{2, 3, 2}, tl::Shape{2, 0}}}) {
+    const tl::Shape& a_shape = shapes.first;  // no structured bindings: clang 14 cannot capture them
+    const tl::Shape& b_shape = shapes.second;
+    CAPTURE(a_shape.str());
+    CAPTURE(b_shape.str());
+    auto a = tl::ones(a_shape), b = tl::ones(b_shape);
+    tl::GradientTape tape;
+    tape.watch(a);
+    tape.watch(b);
+    auto grads = tape.gradient(tl::reduce_sum(tl::matmul(a, b)), std::vector<tl::Tensor>{a, b});
+    REQUIRE(grads.size() == 2);
+    CHECK(grads[0].shape() == a_shape);
+    CHECK(grads[1].shape() == b_shape);
+    // The upstream is ones: each element of da = g b^T sums n ones, each of db = a^T g sums a's rows' ones.
+    const auto n = b_shape.dim(-1), rows = a_shape.dim(0) * a_shape.dim(1);
+    auto filled = [](const tl::Shape& shape, std::int64_t value) {
+      return std::vector<float>(static_cast<std::size_t>(shape.num_elements()), static_cast<float>(value));
+    };
+    CHECK(grads[0].to_vector<float>() == filled(a_shape, n));
+    CHECK(grads[1].to_vector<float>() == filled(b_shape, rows));
+  }
 }

@@ -140,7 +140,8 @@ std::map<std::string, std::vector<OpSample>> build() {
                         {{uniform({2, 3}), uniform({3}, -1, 0), uniform({3}, 0, 1)}, {}}};
   s["matmul"] = {{{uniform({2, 3}), uniform({3, 4})}, {}},
                  {{uniform({2, 3, 4}), uniform({5, 4})}, {{"transpose_b", true}}},
-                 {{uniform({4, 2}), uniform({4, 3})}, {{"transpose_a", true}}}};
+                 {{uniform({4, 2}), uniform({4, 3})}, {{"transpose_a", true}}},
+                 {{uniform({0, 1, 0}), uniform({0, 5})}, {}}};  // an empty batch and k = 0: the zero-size paths
   for (const char* name : {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min"})
     s[name] = {{{uniform({2, 3, 4})}, {{"axes", Ints{1}}}},
                {{uniform({2, 3})}, {{"axes", Ints{0, 1}}, {"keepdims", true}}},

@@ -172,11 +172,12 @@ void matmul_input_grads(const Tensor& a, const Tensor& b, bool ta, bool tb, cons
                         bool need_a, bool need_b) {
   const std::int64_t k = a.shape().dim(-1), n = g.shape().dim(-1);
   const bool single = std::all_of(a.shape().dims().begin(), a.shape().dims().end() - 2, [](std::int64_t d) { return d == 1; });
-  if (!ta && a.rank() > 2 && b.rank() == 2 && k >= 0 && n >= 0 && !single) {
+  if (!ta && a.rank() > 2 && b.rank() == 2 && k > 0 && n > 0 && !single) {
     // A batch of a against one matrix b (a dense layer on a batch of sequences): b's gradient sums the batch's
     // products. a's rows stacked over the batch are one (rows, k) matrix and g's one (rows, n): one product of
     // the flattened operands is that sum, without a batch of products and a reduction over it. (A batch known
-    // to hold one matrix takes the general path: its sum is a reshape.)
+    // to hold one matrix takes the general path: its sum is a reshape. So does a k or n of 0: a -1 beside a 0 in
+    // a reshape is the count of the non-zero dims, not the rows.)
     if (need_a) d[0] = tb ? matmul(g, b, false, false) : matmul(g, b, false, true);
     if (need_b) {
       Tensor a2 = reshape(a, {-1, k}), g2 = reshape(g, {-1, n});
