@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <climits>
+#include <cstdio>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -210,6 +211,15 @@ std::vector<double>& staging() {
   static std::vector<double> area(16);
   return area;
 }
+
+/// A JS number as JS would print an integer ("1099511627776", not "1.09951e+12"); other values as %.17g.
+std::string number_str(double value) {
+  if (value == std::floor(value) && std::fabs(value) <= 9007199254740991.0)  // Number.MAX_SAFE_INTEGER
+    return std::to_string(static_cast<std::int64_t>(value));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
 }  // namespace
 
 std::span<const double> staged_numbers(double count, std::string_view what) {
@@ -354,13 +364,14 @@ double tensor_new_staged(double code, double rank, double count) {
              "tensor: ", rank, " dims and ", count, " values staged");
     const std::span<const double> words = staged_numbers(rank + count, "tensor");
     const auto r = static_cast<std::size_t>(rank);
-    Ints dims(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(r));
+    // Dims as tl.zeros takes them: non-negative integers that fit in int64 (toShape has checked they are integers).
     for (std::size_t i = 0; i < r; ++i)
-      TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] <= 2147483647.0, InvalidArgument,
-               "tensor: shape has a bad dim ", words[i]);
-    Tensor t = Tensor::empty(dtype, Shape(dims));
-    TL_CHECK(t.num_elements() == static_cast<std::int64_t>(count), ShapeError, "tensor: ", count,
-             " values do not fill shape ", t.shape().str());
+      TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] < 9223372036854775808.0, InvalidArgument,
+               "tensor: dim ", i, " of the shape is ", number_str(words[i]), "; expected an integer in 0..2^63 - 1");
+    const Shape shape(Ints(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(r)));
+    TL_CHECK(shape.num_elements() == static_cast<std::int64_t>(count), ShapeError, "tensor: ", number_str(count),
+             " values do not fill shape ", shape.str());
+    Tensor t = Tensor::empty(dtype, shape);
     const double* values = words.data() + r;
     const auto n = static_cast<std::size_t>(count);
     switch (dtype) {

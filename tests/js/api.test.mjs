@@ -658,3 +658,19 @@ test('bridge: attributes encoded as numbers give what the general path gives; va
   assert.throws(() => tl.op('reshape', [x], { shape: 'auto' }), /reshape: attribute 'shape' must be an array of integers/);
   x.dispose();
 });
+
+test('bridge: a zero-size tensor keeps dims beyond int32 through creation, ops and the results buffer', () => {
+  // Results come back through HEAPF64 (wrapResults): a dim above 2^31 - 1 must not wrap as an int32 would.
+  tl.tidy(() => {
+    const wide = [0, 2 ** 40];
+    assert.deepEqual(tl.tensor([], wide).shape, wide);
+    assert.deepEqual(tl.zeros(wide).shape, wide);
+    assert.deepEqual(tl.ones([0, 2 ** 33]).add(1).shape, [0, 2 ** 33]);
+    assert.deepEqual(tl.zeros([3, 0, 5]).reshape([2 ** 40, 0]).shape, [2 ** 40, 0]);
+    assert.deepEqual(tl.tensor([], [2 ** 31, 0]).transpose().shape, [0, 2 ** 31]);
+    const f = tl.function((x) => x.mul(2), { callHistory: 0 });
+    assert.deepEqual(f(tl.zeros([0, 2 ** 35, 1])).shape, [0, 2 ** 35, 1]);
+    // Small dims stay small integers (-1 included, in a symbolic tensor's shape).
+    assert.deepEqual(tl.ones([2, 3]).add(1).shape, [2, 3]);
+  });
+});

@@ -88,9 +88,8 @@ export class Engine {
     const id = heap[at];
     if (id === 0) return null;
     const rank = heap[at + 4], d = at + 5;
-    // Dims fit in int32 (-1: unknown): `| 0` keeps the shape an array of small integers.
-    const shape = rank === 0 ? [] : rank === 1 ? [heap[d] | 0] : rank === 2 ? [heap[d] | 0, heap[d + 1] | 0]
-      : rank === 3 ? [heap[d] | 0, heap[d + 1] | 0, heap[d + 2] | 0] : dimsAt(heap, d, rank);
+    const shape = rank === 0 ? [] : rank === 1 ? [dimOf(heap[d])] : rank === 2 ? [dimOf(heap[d]), dimOf(heap[d + 1])]
+      : rank === 3 ? [dimOf(heap[d]), dimOf(heap[d + 1]), dimOf(heap[d + 2])] : dimsAt(heap, d, rank);
     return this.adopt(id, shape, DTYPE_CODES[heap[at + 1]], heap[at + 2] !== 0, heap[at + 3]);
   }
 
@@ -256,10 +255,19 @@ export class Engine {
   }
 }
 
-/** The `rank` dims a results entry holds from HEAPF64 index `at`, as small integers. */
+/**
+ * A dim read from HEAPF64 (-1: unknown): one that fits in int32 as a small integer (`| 0`), which keeps a shape an
+ * array of small integers; a larger one (a zero-size tensor's other dims may be) as the number it is.
+ */
+function dimOf(value) {
+  const small = value | 0;
+  return small === value ? small : value;
+}
+
+/** The `rank` dims a results entry holds from HEAPF64 index `at`. */
 function dimsAt(heap, at, rank) {
   const shape = [];
-  for (let d = 0; d < rank; ++d) shape.push(heap[at + d] | 0);
+  for (let d = 0; d < rank; ++d) shape.push(dimOf(heap[at + d]));
   return shape;
 }
 
