@@ -71,6 +71,19 @@ void rethrow_as(const std::string& kind, const std::string& message) {
   throw InvalidArgument(message);
 }
 
+namespace {
+
+/// A JS number as JS would print an integer ("1099511627776", not "1.09951e+12"); other values as %.17g.
+std::string number_str(double value) {
+  if (value == std::floor(value) && std::fabs(value) <= 9007199254740991.0)  // Number.MAX_SAFE_INTEGER
+    return std::to_string(static_cast<std::int64_t>(value));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+}  // namespace
+
 Ints to_ints(const val& array, const std::string& what) {
   TL_CHECK(is_array(array), InvalidArgument, what, " must be an array of integers");
   Ints out;
@@ -78,7 +91,10 @@ Ints to_ints(const val& array, const std::string& what) {
     val item = array[i];
     TL_CHECK(item.typeOf().as<std::string>() == "number" && is_integer(item), InvalidArgument, what,
              " must hold integers, item ", i, " is not one");
-    out.push_back(static_cast<std::int64_t>(item.as<double>()));
+    const double value = item.as<double>();
+    TL_CHECK(value >= -9223372036854775808.0 && value < 9223372036854775808.0, InvalidArgument, what,
+             " must hold integers that fit in int64, item ", i, " is ", number_str(value));
+    out.push_back(static_cast<std::int64_t>(value));
   }
   return out;
 }
@@ -210,15 +226,6 @@ namespace {
 std::vector<double>& staging() {
   static std::vector<double> area(16);
   return area;
-}
-
-/// A JS number as JS would print an integer ("1099511627776", not "1.09951e+12"); other values as %.17g.
-std::string number_str(double value) {
-  if (value == std::floor(value) && std::fabs(value) <= 9007199254740991.0)  // Number.MAX_SAFE_INTEGER
-    return std::to_string(static_cast<std::int64_t>(value));
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
 }
 }  // namespace
 

@@ -673,4 +673,7 @@ test('bridge: a zero-size tensor keeps dims beyond int32 through creation, ops a
     // Small dims stay small integers (-1 included, in a symbolic tensor's shape).
     assert.deepEqual(tl.ones([2, 3]).add(1).shape, [2, 3]);
   });
+  // A dim the core cannot count in int64 is refused by name, not wrapped to a negative one.
+  for (const make of [() => tl.zeros([0, 2 ** 64]), () => tl.tensor([], [0, 2 ** 63]), () => tl.fill([2 ** 70], 1)])
+    assert.throws(make, (e) => e instanceof tl.InvalidArgument && /shape\[\d\] is the number .*below 2\^63/.test(e.message));
 });

@@ -187,8 +187,10 @@ export function toShape(shape, { what, root = 'shape', unknown = false }) {
     throw new InvalidArgument(`${what}: ${root} is ${describeValue(shape)}; expected an array of dims (each ${expected})`);
   return Array.from(shape, (d, i) => {
     if (unknown && (d === null || d === -1)) return -1;
-    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0)
-      throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(d)}; expected ${expected}`);
+    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d >= 2 ** 63) {
+      const bound = d >= 2 ** 63 ? ' (below 2^63: the core counts dims in int64)' : '';
+      throw new InvalidArgument(`${what}: ${root}[${i}] is ${describeValue(d)}; expected ${expected}${bound}`);
+    }
     return d;
   });
 }
