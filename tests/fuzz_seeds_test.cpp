@@ -1,13 +1,16 @@
-// The committed op_call seeds (tests/fuzz/corpus/op_call) are the op samples as encoded now. A seed names its op by
-// registry index, so a new op shifts the seeds after it to other ops; when this fails, regenerate the corpus with
+// The committed op_call seeds (tests/fuzz/corpus/op_call) are the op samples as encoded now, and the inputs that found
+// bugs still call the op they found them in. A seed names its op by registry index, so a new op shifts the seeds
+// after it to other ops; when this fails, regenerate the corpus with
 // build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus (docs/reliability.md, "Seed corpus").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz/op_call_format.h"
@@ -36,5 +39,27 @@ TEST_CASE("fuzz/seeds: every op_call seed is an op sample as encoded now, and ev
     if (file.rfind("regress.", 0) == 0) continue;  // inputs that found bugs, kept as they were
     CAPTURE(file);
     CHECK_MESSAGE(expected.count(file) == 1, "a seed without a sample: regenerate the corpus");
+  }
+}
+
+TEST_CASE("fuzz/seeds: the op_call inputs that found bugs still decode to the op they found it in") {
+  // Their first byte is the op's index among tl::fuzz::callable_ops(): after a new op, set it to the op's new index.
+  const std::vector<std::pair<std::string, std::string>> regressions{{"regress.matmul_empty_grad", "matmul"},
+                                                                     {"regress.reduce_empty_huge_dims", "broadcast_to"}};
+  const std::filesystem::path dir = std::filesystem::path(TRACELAB_TESTS_DIR) / "fuzz" / "corpus" / "op_call";
+  for (const auto& regression : regressions) {
+    CAPTURE(regression.first);
+    std::ifstream in(dir / regression.first, std::ios::binary);
+    REQUIRE(in.good());
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+    tl::fuzz::ByteReader reader(bytes.data(), bytes.size());
+    CHECK(tl::fuzz::decode_op_call(reader).op->name() == regression.second);
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string file = entry.path().filename().string();
+    CAPTURE(file);
+    if (file.rfind("regress.", 0) == 0)
+      CHECK_MESSAGE(std::count_if(regressions.begin(), regressions.end(), [&](const auto& r) { return r.first == file; }) == 1,
+                    "a bug-finding input this test does not list with its op");
   }
 }

@@ -70,7 +70,8 @@ inline AttrValue decode_attr(ByteReader& in, std::size_t type) {
 
 /// Dims whose product, with what earlier inputs used, stays within the budget.
 inline Shape decode_shape(ByteReader& in, std::int64_t& budget) {
-  std::vector<std::int64_t> dims(in.u8() % (kMaxRank + 1));
+  DimVector dims;
+  dims.resize(in.u8() % (kMaxRank + 1));
   for (auto& d : dims) d = in.u8();
   auto product = [&] {
     std::int64_t n = 1;
