@@ -673,6 +673,12 @@ test('bridge: a zero-size tensor keeps dims beyond int32 through creation, ops a
     // Small dims stay small integers (-1 included, in a symbolic tensor's shape).
     assert.deepEqual(tl.ones([2, 3]).add(1).shape, [2, 3]);
   });
+  // Nested arrays as TF.js makes them for a zero-size tensor, unless the shape asks for more than can be made.
+  tl.tidy(() => {
+    assert.deepEqual(tl.zeros([3, 0, 2]).arraySync(), [[], [], []]);
+    assert.throws(() => tl.zeros([2 ** 40, 0]).arraySync(),
+                  (e) => e instanceof tl.InvalidArgument && /arraySync: a tensor of shape \[1099511627776,0\] would be/.test(e.message));
+  });
   // A dim the core cannot count in int64 is refused by name, not wrapped to a negative one.
   for (const make of [() => tl.zeros([0, 2 ** 64]), () => tl.tensor([], [0, 2 ** 63]), () => tl.fill([2 ** 70], 1)])
     assert.throws(make, (e) => e instanceof tl.InvalidArgument && /shape\[\d\] is the number .*below 2\^63/.test(e.message));

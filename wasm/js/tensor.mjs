@@ -8,6 +8,9 @@ import { guard, guardCall, InvalidArgument, OperatorNotAllowedInGraphError, tran
 const DTYPE_CODES = ['float32', 'int32', 'bool'];
 export const DTYPE_CODE = Object.freeze(Object.fromEntries(DTYPE_CODES.map((name, code) => [name, code])));
 
+/** How many slots arraySync's nested arrays may have beyond what the values need (a zero-size tensor's). */
+const NESTED_SLOTS_LIMIT = 2 ** 24;
+
 /** How many handles one release call takes at most (the core's staging area holds up to a million). */
 const RELEASE_BATCH = 65536;
 
@@ -352,8 +355,17 @@ export class Tensor {
   }
   /** The values, as a promise (the work is synchronous; TF.js' asynchronous spelling). */
   async data() { return this.dataSync(); }
-  /** The values as nested arrays. */
+  /**
+   * The values as nested arrays. A zero-size tensor's shape may ask for more (empty) arrays than can be made:
+   * [2 ** 40, 0] would be 2^40 of them, so a nesting of more than NESTED_SLOTS_LIMIT slots (and more than the values
+   * need) is an InvalidArgument.
+   */
   arraySync() {
+    let slots = 0, level = 1;
+    for (const d of this.shape) { level *= d; slots += level; }
+    if (slots > Math.max(this.size * this.rank, NESTED_SLOTS_LIMIT))
+      throw new InvalidArgument(`arraySync: a tensor of shape [${this.shape}] would be ${slots} nested array slots ` +
+                                `for its ${this.size} values (at most ${NESTED_SLOTS_LIMIT}); read .shape and dataSync()`);
     const flat = Array.from(this.dataSync(), (v) => (this.dtype === 'bool' ? v !== 0 : v));
     const nest = (offset, dims) => {
       if (dims.length === 0) return flat[offset];
