@@ -4,20 +4,43 @@
 // build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus (docs/reliability.md, "Seed corpus").
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "fuzz/op_call_format.h"
 #include "op_samples.h"
 
+namespace {
+
+const std::filesystem::path& op_call_corpus() {
+  static const std::filesystem::path dir = std::filesystem::path(TRACELAB_TESTS_DIR) / "fuzz" / "corpus" / "op_call";
+  return dir;
+}
+
+/// The bytes of one op_call seed; empty when there is no such file.
+std::vector<std::uint8_t> seed_bytes(const std::string& file) {
+  std::ifstream in(op_call_corpus() / file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// The file names of the op_call corpus.
+std::vector<std::string> seed_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(op_call_corpus()))
+    files.push_back(entry.path().filename().string());
+  return files;
+}
+
+bool is_regression(const std::string& file) { return file.rfind("regress.", 0) == 0; }
+
+}  // namespace
+
 TEST_CASE("fuzz/seeds: every op_call seed is an op sample as encoded now, and every plain sample has its seed") {
-  const std::filesystem::path dir = std::filesystem::path(TRACELAB_TESTS_DIR) / "fuzz" / "corpus" / "op_call";
   std::set<std::string> expected;
   for (const auto& [name, samples] : tl::testing::op_samples()) {
     const tl::OpDef& op = tl::OpRegistry::global().get(name);
@@ -26,40 +49,33 @@ TEST_CASE("fuzz/seeds: every op_call seed is an op sample as encoded now, and ev
       const std::string file = name + "." + std::to_string(i);
       CAPTURE(file);
       expected.insert(file);
-      std::ifstream in(dir / file, std::ios::binary);
-      REQUIRE_MESSAGE(in.good(), "no seed for this sample: regenerate the corpus");
-      const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+      const std::vector<std::uint8_t> bytes = seed_bytes(file);
+      REQUIRE_MESSAGE(!bytes.empty(), "no seed for this sample: regenerate the corpus");
       CHECK_MESSAGE(bytes == tl::fuzz::encode_op_call(op, samples[i].inputs, samples[i].attrs),
                     "the seed is not this sample as encoded now: regenerate the corpus");
     }
   }
   CHECK(expected.size() > 150);
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string file = entry.path().filename().string();
-    if (file.rfind("regress.", 0) == 0) continue;  // inputs that found bugs, kept as they were
+  for (const std::string& file : seed_files()) {
     CAPTURE(file);
-    CHECK_MESSAGE(expected.count(file) == 1, "a seed without a sample: regenerate the corpus");
+    if (!is_regression(file)) CHECK_MESSAGE(expected.count(file) == 1, "a seed without a sample: regenerate the corpus");
   }
 }
 
 TEST_CASE("fuzz/seeds: the op_call inputs that found bugs still decode to the op they found it in") {
   // Their first byte is the op's index among tl::fuzz::callable_ops(): after a new op, set it to the op's new index.
-  const std::vector<std::pair<std::string, std::string>> regressions{{"regress.matmul_empty_grad", "matmul"},
-                                                                     {"regress.reduce_empty_huge_dims", "broadcast_to"}};
-  const std::filesystem::path dir = std::filesystem::path(TRACELAB_TESTS_DIR) / "fuzz" / "corpus" / "op_call";
+  const std::map<std::string, std::string> regressions{{"regress.matmul_empty_grad", "matmul"},
+                                                       {"regress.reduce_empty_huge_dims", "broadcast_to"}};
   for (const auto& regression : regressions) {
     CAPTURE(regression.first);
-    std::ifstream in(dir / regression.first, std::ios::binary);
-    REQUIRE(in.good());
-    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+    const std::vector<std::uint8_t> bytes = seed_bytes(regression.first);
+    REQUIRE(!bytes.empty());
     tl::fuzz::ByteReader reader(bytes.data(), bytes.size());
     CHECK(tl::fuzz::decode_op_call(reader).op->name() == regression.second);
   }
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string file = entry.path().filename().string();
+  for (const std::string& file : seed_files()) {
     CAPTURE(file);
-    if (file.rfind("regress.", 0) == 0)
-      CHECK_MESSAGE(std::count_if(regressions.begin(), regressions.end(), [&](const auto& r) { return r.first == file; }) == 1,
-                    "a bug-finding input this test does not list with its op");
+    if (is_regression(file))
+      CHECK_MESSAGE(regressions.count(file) == 1, "a bug-finding input this test does not list with its op");
   }
 }

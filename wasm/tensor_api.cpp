@@ -73,6 +73,9 @@ void rethrow_as(const std::string& kind, const std::string& message) {
 
 namespace {
 
+/// 2^63 as a double: a JS number below it (and at least -2^63) converts to int64 exactly when it is an integer.
+constexpr double kTwoTo63 = 9223372036854775808.0;
+
 /// A JS number as JS would print an integer ("1099511627776", not "1.09951e+12"); other values as %.17g.
 std::string number_str(double value) {
   if (value == std::floor(value) && std::fabs(value) <= 9007199254740991.0)  // Number.MAX_SAFE_INTEGER
@@ -92,7 +95,7 @@ Ints to_ints(const val& array, const std::string& what) {
     TL_CHECK(item.typeOf().as<std::string>() == "number" && is_integer(item), InvalidArgument, what,
              " must hold integers, item ", i, " is not one");
     const double value = item.as<double>();
-    TL_CHECK(value >= -9223372036854775808.0 && value < 9223372036854775808.0, InvalidArgument, what,
+    TL_CHECK(value >= -kTwoTo63 && value < kTwoTo63, InvalidArgument, what,
              " must hold integers that fit in int64, item ", i, " is ", number_str(value));
     out.push_back(static_cast<std::int64_t>(value));
   }
@@ -373,7 +376,7 @@ double tensor_new_staged(double code, double rank, double count) {
     const auto r = static_cast<std::size_t>(rank);
     // Dims as tl.zeros takes them: non-negative integers that fit in int64 (toShape has checked they are integers).
     for (std::size_t i = 0; i < r; ++i)
-      TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] < 9223372036854775808.0, InvalidArgument,
+      TL_CHECK(words[i] >= 0 && words[i] == std::floor(words[i]) && words[i] < kTwoTo63, InvalidArgument,
                "tensor: dim ", i, " of the shape is ", number_str(words[i]), "; expected an integer in 0..2^63 - 1");
     const Shape shape(Ints(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(r)));
     TL_CHECK(shape.num_elements() == static_cast<std::int64_t>(count), ShapeError, "tensor: ", number_str(count),
