@@ -12,7 +12,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = tl::Clock;
 constexpr int kRepeats = 9;
 
 double median(std::vector<double> samples) {

@@ -16,9 +16,9 @@ double median_us(const std::function<void()>& fn, int inner, int repeats = 9) {
   fn();  // warm-up
   std::vector<double> samples;
   for (int r = 0; r < repeats; ++r) {
-    auto start = std::chrono::steady_clock::now();
+    auto start = tl::Clock::now();
     for (int i = 0; i < inner; ++i) fn();
-    std::chrono::duration<double, std::micro> elapsed = std::chrono::steady_clock::now() - start;
+    std::chrono::duration<double, std::micro> elapsed = tl::Clock::now() - start;
     samples.push_back(elapsed.count() / inner);
   }
   std::nth_element(samples.begin(), samples.begin() + repeats / 2, samples.end());

@@ -20,9 +20,9 @@ double median_ms(const std::function<void()>& fn, int repeats = 15) {
   fn();
   std::vector<double> samples;
   for (int r = 0; r < repeats; ++r) {
-    auto start = std::chrono::steady_clock::now();
+    auto start = tl::Clock::now();
     fn();
-    std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+    std::chrono::duration<double, std::milli> elapsed = tl::Clock::now() - start;
     samples.push_back(elapsed.count());
   }
   std::nth_element(samples.begin(), samples.begin() + repeats / 2, samples.end());

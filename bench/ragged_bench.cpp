@@ -26,7 +26,7 @@
 namespace {
 
 using namespace tl::experiments;
-using Clock = std::chrono::steady_clock;
+using Clock = tl::Clock;
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;

@@ -10,7 +10,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = tl::Clock;
 constexpr int kChain = 2000;  // ops per measurement
 constexpr int kRepeats = 9;
 

@@ -44,7 +44,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = tl::Clock;
 using tl::Tensor;
 using tl::data::Dataset;
 using tl::data::Element;

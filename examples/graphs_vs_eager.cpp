@@ -28,7 +28,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = tl::Clock;
 
 struct Options {
   std::int64_t repeats = 15;

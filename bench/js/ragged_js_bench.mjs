@@ -94,8 +94,8 @@ function runCpp(round) {
 // 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
 //    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
 //    call history a tl.function keeps by default: 100 records, each call timed for its executeUs); the signature
-//    once more configured as the C++ runner configures its tl::function: a record per call, not timed
-//    (recordTimings false; the runner times every step itself).
+//    once more configured as the C++ runner configures its tl::function: one record kept, calls not timed
+//    (callHistory 1, recordTimings false; the runner times every step itself).
 function runJs(mode, count) {
   const model = tracelabModel();
   const optimizer = tl.train.adam(0.01);
@@ -103,7 +103,7 @@ function runJs(mode, count) {
   const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
-                          ...(mode.endsWith('recordTimings false') ? { recordTimings: false } : {}) });
+                          ...(mode.endsWith('recordTimings false') ? { callHistory: 1, recordTimings: false } : {}) });
   const run = timeSteps(count, step);
   model.dispose();
   step.dispose?.();
@@ -195,7 +195,7 @@ const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
-console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, configured as the runner (recordTimings false) ${ratio('JS signature, recordTimings false', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, configured as the runner (callHistory 1, recordTimings false) ${ratio('JS signature, recordTimings false', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

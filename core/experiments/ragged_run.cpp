@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "experiments/detail/ragged_model.h"
+#include "tracelab/base/clock.h"
 #include "tracelab/base/log.h"
 #include "tracelab/data/dataset.h"
 #include "tracelab/function/function.h"
@@ -17,8 +18,6 @@
 
 namespace tl::experiments {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 double micros(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::micro>(to - from).count();

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "function/detail/tracer.h"
+#include "tracelab/base/clock.h"
 #include "tracelab/base/local_array.h"
 #include "tracelab/base/log.h"
 #include "tracelab/function/config.h"
@@ -14,8 +15,6 @@
 
 namespace tl {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 double micros_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();

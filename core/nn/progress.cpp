@@ -42,9 +42,9 @@ std::string ProgressBar::line(std::int64_t step, const std::vector<std::pair<std
   std::int64_t done = step < 0 ? 0 : (step > total_ ? total_ : step);
   int filled = static_cast<int>(kWidth * done / total_);
   std::ostringstream out;
-  out << '[' << std::string(static_cast<std::size_t>(filled), '=')
-      << (filled < kWidth ? ">" + std::string(static_cast<std::size_t>(kWidth - filled - 1), ' ') : "") << "] "
-      << step << '/' << total_;
+  out << '[' << std::string(static_cast<std::size_t>(filled), '=');
+  if (filled < kWidth) out << '>' << std::string(static_cast<std::size_t>(kWidth - filled - 1), ' ');
+  out << "] " << step << '/' << total_;
   double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
   out << std::fixed << std::setprecision(1) << "  " << rate << " it/s";
   out << "  ETA " << (rate > 0 ? clock_text(static_cast<double>(total_ - done) / rate) : std::string("?"));
@@ -54,7 +54,7 @@ std::string ProgressBar::line(std::int64_t step, const std::vector<std::pair<std
 
 void ProgressBar::update(std::int64_t step, const std::vector<std::pair<std::string, double>>& metrics) {
   if (!enabled_) return;
-  auto now = std::chrono::steady_clock::now();
+  auto now = Clock::now();
   if (drawn_ && step < total_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
   drawn_ = true;

@@ -1,9 +1,8 @@
 // Ops with side effects on the outside world. `print` writes its inputs through the log sink (base/log.h)
 // every time it runs — eagerly at once, inside a traced function on every call of the graph (unlike a C++
 // std::cout in the traced callable, which runs only while tracing). TensorFlow's tf.print. `record_timestamp`
-// appends the steady clock's time to a host-side TimestampLog, so a graph can time its own loop iterations.
+// appends tl::Clock's time to a host-side TimestampLog, so a graph can time its own loop iterations.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -12,6 +11,7 @@
 
 #include "ops/detail/register.h"
 #include "ops/detail/rules.h"
+#include "tracelab/base/clock.h"
 #include "tracelab/base/log.h"
 #include "tracelab/eager/execute.h"
 #include "tracelab/ops/io.h"
@@ -105,7 +105,7 @@ void register_io_ops(OpRegistry& registry) {
         log_message(LogLevel::print, format_print(c.attrs.get<std::string>("template"), c.inputs));
       });
 
-  // record_timestamp(value?): appends steady_clock's now (ns) and the optional one-element value (as float, NaN
+  // record_timestamp(value?): appends tl::Clock's now (ns) and the optional one-element value (as float, NaN
   // without one) to the TimestampLog with id `log`; no outputs.
   registry.op("record_timestamp")
       .doc("appends the current steady-clock time (and an optional one-element value, e.g. a loss) to a host-side "
@@ -197,8 +197,7 @@ void TimestampLog::record(float value) {
 }
 
 std::int64_t TimestampLog::now() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return Clock::now().time_since_epoch().count();
 }
 
 void record_timestamp(const TimestampLog& log) {

@@ -9,6 +9,7 @@
 #include "tracelab/autodiff/tape.h"
 #include "tracelab/autodiff/variable.h"
 #include "tracelab/base/attrs.h"
+#include "tracelab/base/clock.h"
 #include "tracelab/base/dtype.h"
 #include "tracelab/base/error.h"
 #include "tracelab/base/log.h"

@@ -6,12 +6,13 @@
 //   bar.finish();   //  [==============================] 1000/1000  812.3 it/s  ETA 0:00  loss 0.0213
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "tracelab/base/clock.h"
 
 namespace tl {
 
@@ -35,8 +36,8 @@ class ProgressBar {
   std::ostream& out_;
   bool enabled_;
   bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_draw_{};
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_draw_{};
 };
 
 }  // namespace tl

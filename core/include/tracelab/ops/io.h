@@ -57,13 +57,13 @@ namespace tl {
 /// A host-side list of timestamps that the `record_timestamp` op appends to — the way to time steps *inside* a
 /// graph (e.g. each element of a traced dataset loop), where no C++ code of the caller runs. Each record may
 /// carry one scalar value too (e.g. the step's loss), so a loop that runs as one graph node can still report a
-/// value per iteration. Times are std::chrono::steady_clock nanoseconds, the clock TimestampLog::now() reads on
+/// value per iteration. Times are tl::Clock nanoseconds (base/clock.h), the clock TimestampLog::now() reads on
 /// the host, so host and in-graph times can be subtracted. A log must outlive the graphs that record into it: a
 /// graph that runs after its log is gone gets an InvalidArgument naming the log's id.
 ///
 ///   tl::TimestampLog log;  log.reserve(1000);
 ///   auto loop = tl::function([&] { tl::data::for_each(ds, [&](const auto& e) { tl::record_timestamp(log, step(e)); }); });
-///   loop();  log.times();  log.values();   // per element: a steady_clock time (ns) and the loss
+///   loop();  log.times();  log.values();   // per element: a tl::Clock time (ns) and the loss
 class TimestampLog {
  public:
   TimestampLog();
@@ -73,7 +73,7 @@ class TimestampLog {
 
   /// The id the op's `log` attribute refers to (process-unique, never reused).
   std::int64_t id() const noexcept { return id_; }
-  /// The recorded times, oldest first (steady_clock nanoseconds).
+  /// The recorded times, oldest first (tl::Clock nanoseconds).
   const std::vector<std::int64_t>& times() const noexcept { return times_; }
   /// One value per record: the scalar the op was given, as float, or NaN when it was given none.
   const std::vector<float>& values() const noexcept { return values_; }
@@ -83,7 +83,7 @@ class TimestampLog {
   void clear() noexcept;
   /// Appends the current time and `value` (what the op's kernel calls).
   void record(float value);
-  /// steady_clock now, in nanoseconds.
+  /// tl::Clock now, in nanoseconds.
   static std::int64_t now() noexcept;
 
  private:
