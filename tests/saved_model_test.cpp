@@ -59,10 +59,8 @@ nlohmann::json header_of(const Bytes& bytes) {
   return nlohmann::json::parse(bytes.begin() + 20, bytes.begin() + 20 + header_length(bytes));
 }
 
-Bytes with_header(const Bytes& bytes, const std::function<void(nlohmann::json&)>& edit) {
-  nlohmann::json header = header_of(bytes);
-  edit(header);
-  std::string text = header.dump();
+/// `bytes` with its header replaced by `text`, re-signed.
+Bytes with_header_text(const Bytes& bytes, const std::string& text) {
   Bytes out(bytes.begin(), bytes.begin() + 8);
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(std::uint64_t{text.size()} >> (8 * i)));
   std::uint32_t crc = tl::detail::checkpoint_crc32(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
@@ -70,6 +68,12 @@ Bytes with_header(const Bytes& bytes, const std::function<void(nlohmann::json&)>
   out.insert(out.end(), text.begin(), text.end());
   out.insert(out.end(), bytes.begin() + 20 + header_length(bytes), bytes.end());
   return out;
+}
+
+Bytes with_header(const Bytes& bytes, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json header = header_of(bytes);
+  edit(header);
+  return with_header_text(bytes, header.dump());
 }
 
 std::string load_error(const Bytes& bytes) {
@@ -250,6 +254,11 @@ TEST_CASE("saved_model: corrupt, truncated and mismatched files are clear errors
   CHECK(load_error(with_header(good, [](auto& h) { h["functions"][0]["graph"] = "{}"; })) ==
         "saved_model: function 'predict': graph JSON: missing key 'format'");
   CHECK(load_error(with_header(good, [](auto& h) { h.erase("variables"); })) == "saved_model: the header has no 'variables'");
+  CHECK(load_error(with_header_text(good, R"({"format": "tracelab.saved_model", )")) ==
+        "saved_model: the header is not valid JSON (the file is corrupt)");
+  // Nested deep enough to exhaust the stack in nlohmann's recursive code, were it parsed whole.
+  CHECK(load_error(with_header_text(good, std::string(100000, '[') + std::string(100000, ']'))) ==
+        "saved_model: the header nests deeper than 16 levels (the file is corrupt)");
 }
 
 TEST_CASE("saved_model: every truncation and many byte flips are clear errors, never a crash") {

@@ -23,6 +23,8 @@
 #include <set>
 #include <utility>
 
+#include "nn/detail/file_json.h"
+
 namespace tl {
 namespace {
 
@@ -103,18 +105,6 @@ std::map<std::string, Slot> read_index(const Json& index, std::size_t data_size,
   for (const auto& [key, variable] : expected)
     if (!slots.count(key)) fail("the file has no value for '", key, "'");
   return slots;
-}
-
-/// The JSON index. nlohmann's dump() (used in messages) recurses, so nesting deeper than the format's 3 levels
-/// plus slack is rejected while parsing, before a crafted file can exhaust the stack.
-Json parse_index(std::span<const std::uint8_t> text) {
-  auto limit_depth = [](int depth, Json::parse_event_t, Json&) {
-    if (depth > kMaxIndexDepth) fail("the index nests deeper than ", kMaxIndexDepth, " levels (the file is corrupt)");
-    return true;
-  };
-  Json index = Json::parse(text.begin(), text.end(), limit_depth, false);
-  if (index.is_discarded()) fail("the index is not valid JSON (the file is corrupt)");
-  return index;
 }
 
 /// A bool is stored as one byte, 0 or 1; any other byte would be an invalid bool once read.
@@ -268,7 +258,7 @@ void Checkpoint::from_bytes(std::span<const std::uint8_t> bytes) const {
   for (std::size_t i = 0; i < 4; ++i) index_crc |= static_cast<std::uint32_t>(bytes[16 + i]) << (8 * i);
   if (length > bytes.size() - kHeader) fail("the index is cut off (the file is truncated)");
   if (crc32(bytes.data() + kHeader, length) != index_crc) fail("the index fails its checksum (the file is corrupt)");
-  Json index = parse_index(bytes.subspan(kHeader, length));
+  Json index = detail::parse_file_json(bytes.subspan(kHeader, length), kMaxIndexDepth, "checkpoint", "index");
   std::span<const std::uint8_t> data = bytes.subspan(kHeader + length);
   const std::vector<std::pair<std::string, Variable>> expected = entries();  // the slots point into it
   std::map<std::string, Slot> slots;

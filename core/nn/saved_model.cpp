@@ -20,6 +20,7 @@
 #include <sstream>
 #include <utility>
 
+#include "nn/detail/file_json.h"
 #include "tracelab/nn/checkpoint.h"
 #include "tracelab/tensor/creation.h"
 
@@ -136,17 +137,6 @@ TensorSpec read_spec(const Json& object, const std::string& what, bool unknown_d
     dims.push_back(read_int(dim, what + " dim", unknown_dims ? -1 : 0, std::int64_t{1} << 40));
   std::string name = object.contains("name") ? read_string(object, "name", what) : std::string();
   return TensorSpec(Shape(std::move(dims)), dtype, std::move(name));
-}
-
-/// The header, parsed with its nesting limited before nlohmann's recursive code can exhaust the stack.
-Json parse_header(std::span<const std::uint8_t> text) {
-  auto limit_depth = [](int depth, Json::parse_event_t, Json&) {
-    if (depth > kMaxHeaderDepth) fail("the header nests deeper than ", kMaxHeaderDepth, " levels (the file is corrupt)");
-    return true;
-  };
-  Json header = Json::parse(text.begin(), text.end(), limit_depth, false);
-  if (header.is_discarded()) fail("the header is not valid JSON (the file is corrupt)");
-  return header;
 }
 
 /// Whether a tensor of `shape` with elements of `element_bytes` fits in `limit` bytes (no overflow on the way): a
@@ -394,7 +384,7 @@ SavedModel from_bytes(std::span<const std::uint8_t> bytes) {
   std::span<const std::uint8_t> header = bytes.subspan(kHeaderStart, length);
   if (tl::detail::checkpoint_crc32(header) != crc) fail("the header fails its checksum (the file is corrupt)");
   try {
-    return read_model(parse_header(header), bytes.subspan(kHeaderStart + length));
+    return read_model(tl::detail::parse_file_json(header, kMaxHeaderDepth, "saved_model", "header"), bytes.subspan(kHeaderStart + length));
   } catch (const Json::exception& e) {  // a safety net: the reader checks types before reading
     fail("malformed header: ", e.what());
   } catch (const InvalidArgument&) {
