@@ -49,11 +49,21 @@ export const SUBGRAPH_LABELS = Object.freeze({
 const typeText = (out) => (out ? `${out.dtype === 'float32' ? 'f32' : out.dtype === 'int32' ? 'i32' : out.dtype}` +
   `[${out.shape.map((d) => (d < 0 ? '?' : d)).join(',')}]` : '');
 
-/** A node's box label: ["%3 matmul", "f32[1,10]"] — its index and kind, then its first output's type. */
+/**
+ * A node's box label: ["%3 matmul", "f32[1,10]"] — its index and kind, then its first output's type. An op that
+ * updates variables in place (adam_apply and the other `_apply` ops: no outputs) says so on its second line,
+ * ["%60 adam_apply", "updates 36 variables"] or ["%9 sgd_apply", "updates dense/kernel"], and names them all in
+ * a third element, the box's tooltip: "updates dense/kernel, dense/bias, ...".
+ */
 export function nodeLabel(node, index) {
   const kind = node.kind === 'op' ? node.op : node.kind === 'variable' || node.kind === 'assign'
     ? `${node.kind} ${node.variable ?? node.name ?? ''}`.trim() : node.kind === 'input' ? `input ${node.name ?? ''}`.trim() : node.kind;
-  return [`%${index} ${kind}`, typeText(node.outputs?.[0] ?? (node.dtype ? { dtype: node.dtype, shape: node.shape } : null))];
+  const type = typeText(node.outputs?.[0] ?? (node.dtype ? { dtype: node.dtype, shape: node.shape } : null));
+  const variables = node.variables ?? [];
+  if (!variables.length) return [`%${index} ${kind}`, type];
+  const names = variables.map((v) => v.name ?? `#${v.id}`);
+  const updates = `updates ${names.length === 1 ? names[0] : `${names.length} variables`}`;
+  return [`%${index} ${kind}`, type ? `${type}, ${updates}` : updates, `updates ${names.join(', ')}`];
 }
 
 /** A value's name as the text form writes it: `%3`, or `%3#1` for a later output. */
@@ -141,7 +151,7 @@ function layoutBody(graph, { prefix, depth, open, inputTitle, returns, margin })
   let inputIndex = 0;
   list.forEach((node, j) => {
     const path = `${prefix}${j}`;
-    let [title, type] = nodeLabel(node, j);
+    let [title, type, tip] = nodeLabel(node, j);
     if (node.kind === 'input' && inputTitle) title = inputTitle(inputIndex++, node, j);
     const structured = node.subgraphs?.length ? (open.has(path) ? 'expanded' : 'collapsed') : '';
     if (structured === 'expanded') {
@@ -151,7 +161,7 @@ function layoutBody(graph, { prefix, depth, open, inputTitle, returns, margin })
       g.setNode(String(j), { width: frame.width, height: frame.height });
     } else {
       g.setNode(String(j), { title, type, width: boxWidth(title, type) + (structured ? MARK_WIDTH : 0), height: NODE_HEIGHT,
-                             kind: node.kind, path, depth, structured });
+                             kind: node.kind, path, depth, structured, ...(tip ? { tip } : {}) });
       count += 1;
     }
     for (const [from] of operands(node)) if (from < j) g.setEdge(String(from), String(j));
@@ -180,7 +190,7 @@ function collect(g, frames) {
       continue;
     }
     laid.nodes.push({ x: round(n.x), y: round(n.y), width: n.width, height: n.height, title: n.title, type: n.type,
-                      kind: n.kind, path: n.path, depth: n.depth, structured: n.structured });
+                      kind: n.kind, path: n.path, depth: n.depth, structured: n.structured, ...(n.tip ? { tip: n.tip } : {}) });
     if (id === 'return') laid.returnBox = laid.nodes.at(-1);
   }
   for (const e of g.edges()) laid.edges.push({ kind: 'data', points: g.edge(e).points.map((p) => [round(p.x), round(p.y)]) });
@@ -249,7 +259,8 @@ function layoutStructured(node, { path, depth, open, title, type }) {
  * structured nodes to draw opened ("3": node 3; "3/1/12": node 12 of node 3's sub-graph 1), by default
  * defaultExpanded's choice. Returns plain data for postMessage and inspector.js's drawGraph:
  * {width, height, nodeCount (graph nodes drawn, at every depth), expanded (the paths asked to be open),
- *  nodes: [{x, y, width, height, title, type, kind, path, depth, structured ('' | 'expanded' | 'collapsed')}]
+ *  nodes: [{x, y, width, height, title, type, kind, path, depth, structured ('' | 'expanded' | 'collapsed'),
+ *           tip (only on a node that updates variables: their names, the box's tooltip)}]
  *    (centres; kind 'return' for a sub-graph's return box, which is no graph node),
  *  clusters: [{x, y, width, height, label, cluster ('op': a structured node's frame | 'subgraph'), path, depth,
  *    nodes (graph nodes inside)}] (outer ones first),

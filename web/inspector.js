@@ -1,11 +1,11 @@
 // The trace inspector's drawing: a graph already laid out by graph-layout.js (in a worker: dagre takes far too long
 // for the page's thread) drawn as SVG, one box per node (op name, or input / const / variable / assign, and its
-// output type) with edges from its inputs. An expanded structured node (cond, while_loop, ...) is a frame holding
-// one labelled frame per sub-graph, its own box at the foot; clicking its box or its label (or Enter / Space on
-// it) closes it, and clicking a closed one (marked +) opens it: the graph is laid out again in a small worker of
-// the page's own (layout-worker.js), since dagre would block the page. The SVG is built as one string and parsed
-// once, the edges as one path per kind: a 400-node graph takes 5-12 ms here and about as long again in the
-// browser's style, layout and paint.
+// output type, or the variables it updates, named in its tooltip) with edges from its inputs. An expanded
+// structured node (cond, while_loop, ...) is a frame holding one labelled frame per sub-graph, its own box at the
+// foot; clicking its box or its label (or Enter / Space on it) closes it, and clicking a closed one (marked +)
+// opens it: the graph is laid out again in a small worker of the page's own (layout-worker.js), since dagre would
+// block the page. The SVG is built as one string and parsed once, the edges as one path per kind: a 400-node graph
+// takes 5-12 ms here and about as long again in the browser's style, layout and paint.
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
@@ -14,13 +14,17 @@ const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 const toggleAttributes = (path, open) =>
   ` data-toggle="${escape(path)}" tabindex="0" role="button" aria-expanded="${open}"`;
 
-/** One node: its box and its two label lines, centred on (x, y); a structured node's box also toggles it. */
-function nodeSvg({ x, y, width, height, title, type, kind, path, depth, structured }) {
+/**
+ * One node: its box and its two label lines, centred on (x, y), and its tooltip (`tip`: the variables an `_apply`
+ * op updates) as an SVG title; a structured node's box also toggles it.
+ */
+function nodeSvg({ x, y, width, height, title, type, kind, path, depth, structured, tip }) {
   const left = x - width / 2;
   const top = y - height / 2;
   const toggle = structured ? toggleAttributes(path, structured === 'expanded') : '';
   const mark = structured ? `<text class="mark" x="${left + width - 7}" y="${top + 11}" text-anchor="middle">${structured === 'expanded' ? '−' : '+'}</text>` : '';
   return `<g class="node ${escape(kind)}${structured ? ` structured ${structured}` : ''}" data-path="${escape(path ?? '')}" data-depth="${depth ?? 0}"${toggle}>` +
+    (tip ? `<title>${escape(tip)}</title>` : '') +
     `<rect x="${left}" y="${top}" width="${width}" height="${height}" rx="5"/>` +
     `<text x="${x}" y="${y - 4}" text-anchor="middle">${escape(title)}</text>` +
     `<text x="${x}" y="${y + 10}" text-anchor="middle">${escape(type)}</text>${mark}</g>`;

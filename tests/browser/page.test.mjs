@@ -99,6 +99,17 @@ test('page: served with the right types; a 500-step run of all modes draws every
   await page.waitForSelector('#inspect-graph[data-state="drawn"]');
   const optimized = Number((await dataset(page, 'inspect-graph')).nodes);
   assert.ok(optimized > 50, `nodes ${optimized}`);
+  // Its one adam_apply node says how many variables it updates (each weight, then its m and v slots) and names
+  // them in its tooltip.
+  const adam = page.locator('#inspect-graph g.node', { has: page.locator('text', { hasText: /^%\d+ adam_apply$/ }) });
+  assert.equal(await adam.count(), 1);
+  const [, updated] = (await adam.locator('text').nth(1).textContent()).match(/^updates (\d+) variables$/) ?? [];
+  const tip = await adam.locator('title').textContent();
+  assert.ok(tip.startsWith('updates '), tip);
+  const names = tip.slice('updates '.length).split(', ');
+  assert.equal(names.length, Number(updated), tip);
+  assert.equal(names.length % 3, 0, tip);
+  assert.equal(new Set(names).size, names.length, tip);
   // Its fused_elementwise node (the loss gradient over the unknown batch dim) is drawn opened, with its member
   // ops in a body frame of its own. (The static-shape graphs have none: that gradient folds to one mul there.)
   const fused = page.locator('#inspect-graph .cluster.op[data-label$=" fused_elementwise"]');
