@@ -6,7 +6,7 @@
 // TensorBoard download is an event file that the protoc-based checker (tests/tensorboard/check_events.py) reads
 // back as each mode's per-step loss and step time; Stop keeps the steps so far; a run without warm-up says so; invalid
 // fields get a message; no console errors; no horizontal scroll at 375 px.
-// Screenshots go to build/test-artifacts/.
+// Screenshots go to build/test-artifacts/ (the inspector around adam_apply: inspector-adam-apply.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -110,6 +110,8 @@ test('page: served with the right types; a 500-step run of all modes draws every
   assert.equal(names.length, Number(updated), tip);
   assert.equal(names.length % 3, 0, tip);
   assert.equal(new Set(names).size, names.length, tip);
+  await adam.scrollIntoViewIfNeeded();
+  await page.locator('#inspect-graph').screenshot({ path: join(artifacts, 'inspector-adam-apply.png') });
   // Its fused_elementwise node (the loss gradient over the unknown batch dim) is drawn opened, with its member
   // ops in a body frame of its own. (The static-shape graphs have none: that gradient folds to one mul there.)
   const fused = page.locator('#inspect-graph .cluster.op[data-label$=" fused_elementwise"]');
