@@ -384,7 +384,8 @@ SavedModel from_bytes(std::span<const std::uint8_t> bytes) {
   std::span<const std::uint8_t> header = bytes.subspan(kHeaderStart, length);
   if (tl::detail::checkpoint_crc32(header) != crc) fail("the header fails its checksum (the file is corrupt)");
   try {
-    return read_model(tl::detail::parse_file_json(header, kMaxHeaderDepth, "saved_model", "header"), bytes.subspan(kHeaderStart + length));
+    Json parsed = tl::detail::parse_file_json(header, kMaxHeaderDepth, "saved_model", "header");
+    return read_model(parsed, bytes.subspan(kHeaderStart + length));
   } catch (const Json::exception& e) {  // a safety net: the reader checks types before reading
     fail("malformed header: ", e.what());
   } catch (const InvalidArgument&) {

@@ -108,7 +108,7 @@ void register_io_ops(OpRegistry& registry) {
   // record_timestamp(value?): appends tl::Clock's now (ns) and the optional one-element value (as float, NaN
   // without one) to the TimestampLog with id `log`; no outputs.
   registry.op("record_timestamp")
-      .doc("appends the current steady-clock time (and an optional one-element value, e.g. a loss) to a host-side "
+      .doc("appends the current tl::Clock time in ns (and an optional one-element value, e.g. a loss) to a host-side "
            "TimestampLog each time it runs: times a graph's own loop iterations (cf. tf.timestamp)")
       .variadic_inputs(0)
       .outputs(0)
