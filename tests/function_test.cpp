@@ -287,6 +287,8 @@ TEST_CASE("function/any: tl::AnyFunction traces a body over type-erased argument
         return std::vector<tl::Tensor>{args[3].get<bool>() ? tl::relu(y) : y};
       },
       {.name = "affine", .arg_names = {"x", "scale", "bias", "relu"}, .call_history = 8});
+  CHECK(affine.last_call_concrete_index() == -1);
+  CHECK(affine.last_traced_concrete_index() == -1);
   CHECK(affine({tl::constant({1.f, -2.f}), 2.0, bias, false})[0].to_vector<float>() == std::vector<float>{2.5f, -3.5f});
   std::vector<tl::AnyArg> args{tl::constant({-1.f, 3.f}), 2.0, bias, false};
   CHECK(affine(args)[0].to_vector<float>() == std::vector<float>{-1.5f, 6.5f});  // same key: no trace
@@ -300,13 +302,41 @@ TEST_CASE("function/any: tl::AnyFunction traces a body over type-erased argument
   CHECK(calls[2].reason.find("arg 3 (relu): value changed False -> True") != std::string::npos);
   CHECK(calls[3].reason.find("arg 1 (scale): value changed 2 -> 3") != std::string::npos);
   CHECK(calls[3].key.find("TensorSpec(shape=(2,), dtype=tl.float32") != std::string::npos);
+  // Which concrete function the last call ran and which was traced last (what the JS bridge reads to shape a
+  // call's results as that concrete function's body returned them), with or without a call history.
+  CHECK(affine.last_call_concrete_index() == 2);
+  CHECK(affine.last_traced_concrete_index() == 2);
+  affine(args);
+  CHECK(affine.last_call_concrete_index() == 0);
+  CHECK(affine.last_traced_concrete_index() == 2);
 
   SUBCASE("get_concrete_function traces for a spec, and a copy shares the cache") {
     tl::ConcreteFunction& f = affine.get_concrete_function({tl::TensorSpec({-1}), 2.0, bias, false});
     CHECK(f.input_specs()[0].shape() == tl::Shape{-1});
+    CHECK(affine.last_traced_concrete_index() == 3);
+    CHECK(affine.last_call_concrete_index() == 0);  // not a call
     tl::AnyFunction copy = affine;
     CHECK(copy.tracing_count() == 4);
     CHECK(copy.pretty_printed_concrete_signatures().find("affine(x, scale, bias, relu)") == 0);
+  }
+  SUBCASE("a call run eagerly ran no concrete function") {
+    struct Restore {
+      ~Restore() { tl::config::run_functions_eagerly(false); }
+    } restore;
+    tl::config::run_functions_eagerly(true);
+    affine(args);
+    CHECK(affine.last_call_concrete_index() == -1);
+    CHECK(affine.last_traced_concrete_index() == 2);
+  }
+  SUBCASE("without a call history") {
+    tl::AnyFunction plain([](std::span<const tl::AnyArg> args) { return std::vector<tl::Tensor>{args[0].tensor() * 2.f}; },
+                          {.name = "plain"});
+    plain({tl::constant({1.f})});
+    plain({tl::constant({1.f, 2.f})});
+    plain({tl::constant({3.f})});
+    CHECK(plain.calls().empty());
+    CHECK(plain.last_call_concrete_index() == 0);
+    CHECK(plain.last_traced_concrete_index() == 1);
   }
   SUBCASE("a wrong argument kind is a clear error") {
     CHECK_THROWS_WITH_AS(affine({tl::constant({1.f, 2.f}), "two", bias, false}),

@@ -83,6 +83,9 @@ val function_info(double id);
 val function_calls(double id);
 /// The record of the last call, or undefined (the call history is off or empty).
 val function_last_call(double id);
+/// {call, traced, count}: the concrete index the last call ran and the one traced last (-1: none), and how many
+/// concrete functions there are.
+val function_last_concrete(double id);
 val function_graphs(double id);
 val function_clear_calls(double id);
 void config_run_functions_eagerly(bool enabled);

@@ -46,6 +46,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionGraphs", &function_graphs);
   emscripten::function("functionClearCalls", &function_clear_calls);
   emscripten::function("functionLastCall", &function_last_call);
+  emscripten::function("functionLastConcrete", &function_last_concrete);
   emscripten::function("configRunFunctionsEagerly", &config_run_functions_eagerly);
   emscripten::function("configFunctionsRunEagerly", &config_functions_run_eagerly);
   emscripten::function("functionDispose", &function_dispose);

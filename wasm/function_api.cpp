@@ -191,6 +191,17 @@ val function_calls(double id) {
   });
 }
 
+val function_last_concrete(double id) {
+  return guarded([&] {
+    const AnyFunction& f = functions().get(id);
+    val out = val::object();
+    out.set("call", static_cast<double>(f.last_call_concrete_index()));
+    out.set("traced", static_cast<double>(f.last_traced_concrete_index()));
+    out.set("count", static_cast<double>(f.concrete_functions().size()));
+    return out;
+  });
+}
+
 val function_last_call(double id) {
   return guarded([&] {
     auto calls = functions().get(id).calls();

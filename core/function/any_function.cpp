@@ -55,6 +55,8 @@ struct AnyFunction::State {
   CallHistory history;
   std::size_t call_count = 0;
   int traces = 0;  ///< bodies traced to the end (the first call's check trace included)
+  const ConcreteFunction* last_called = nullptr;  ///< what the last call ran (nullptr: none, or it ran eagerly)
+  const ConcreteFunction* last_traced = nullptr;  ///< the concrete function traced last
   /// The key of every call when there is an input signature: its specs.
   TraceKey signature_key;
   /// "<name>", as the retracing warning names the function.
@@ -208,20 +210,23 @@ struct AnyFunction::State {
                                      first_created, first_created == 1 ? " variable)" : " variables)");
     }
     auto& function = cache.add(trace_key, std::move(traced));
+    last_traced = function.get();
     record.trace_us = micros_since(start);
     record.traced = true;
     return *function;
   }
 
-  std::size_t index_of(const ConcreteFunction& function) const {
+  /// The index of `function` among the concrete functions; -1 for nullptr or one the cache does not hold.
+  std::ptrdiff_t index_of(const ConcreteFunction* function) const {
     const auto& entries = cache.entries();
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (entries[i].second.get() == &function) return i;
-    return 0;
+    for (std::size_t i = 0; function != nullptr && i < entries.size(); ++i)
+      if (entries[i].second.get() == function) return static_cast<std::ptrdiff_t>(i);
+    return -1;
   }
 
   std::vector<Tensor> call(std::span<const AnyArg> args) {
     if (config::functions_run_eagerly()) {  // the callable on the call's own arguments: no trace, no record
+      last_called = nullptr;
       if (options.input_signature.present()) {  // the call must still fit the signature
         TraceKey own;
         (void)key_for(args, own);
@@ -236,6 +241,7 @@ struct AnyFunction::State {
     // The record names the call's own key: a relaxed function's key only when it is the call's.
     const TraceKey& key = hit != nullptr && (exact || !history.enabled()) ? hit->first : key_for(args, own);
     ConcreteFunction& function = hit != nullptr ? *hit->second : find_or_trace(key, args, record);
+    last_called = &function;
     ++call_count;
     if (auto warning = detector.record_call(record.traced, warning_name)) {
       log_message(LogLevel::warning, *warning);
@@ -253,7 +259,7 @@ struct AnyFunction::State {
     auto start = timed ? Clock::now() : Clock::time_point{};
     std::vector<Tensor> outputs = function.call(tensors);
     if (timed) record.execute_us = micros_since(start);
-    record.concrete_index = index_of(function);
+    record.concrete_index = static_cast<std::size_t>(index_of(&function));
     history.add(key, std::move(record));
     return outputs;
   }
@@ -285,6 +291,14 @@ std::vector<const ConcreteFunction*> AnyFunction::concrete_functions() const {
   std::vector<const ConcreteFunction*> out;
   for (const auto& [key, function] : state_->cache.entries()) out.push_back(function.get());
   return out;
+}
+
+std::ptrdiff_t AnyFunction::last_call_concrete_index() const {
+  return state_->index_of(state_->last_called);
+}
+
+std::ptrdiff_t AnyFunction::last_traced_concrete_index() const {
+  return state_->index_of(state_->last_traced);
 }
 
 std::span<const CallRecord> AnyFunction::calls() const noexcept { return state_->history.records(); }

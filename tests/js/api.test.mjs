@@ -471,6 +471,57 @@ test('tl.config.runFunctionsEagerly: fn runs on every call as plain JavaScript, 
   assert.throws(() => tl.config.runFunctionsEagerly('yes'), { name: 'InvalidArgument' });
 });
 
+test('tracing: a call returns what fn returned when its concrete function was traced: a tensor, an array or nothing', () => {
+  const f = tl.function((x) => (x.shape[0] > 2 ? [x.mul(2), x.add(1)] : x.neg()), { name: 'f' });
+  const before = live();
+  tl.tidy(() => {
+    const long = tl.tensor([1, 2, 3]), short = tl.tensor([5]);
+    for (let round = 0; round < 2; ++round) {  // the second round hits both concrete functions
+      const pair = f(long);
+      assert.ok(Array.isArray(pair), `round ${round}: an array`);
+      assert.deepEqual(pair.map((t) => t.arraySync()), [[2, 4, 6], [2, 3, 4]]);
+      const one = f(short);
+      assert.ok(one instanceof tl.Tensor, `round ${round}: a tensor`);
+      assert.deepEqual(one.arraySync(), [-5]);
+    }
+  });
+  assert.equal(live(), before);  // every result handle was wrapped, and tidy released it
+  assert.equal(f.tracingCount, 2);
+
+  // A concrete function traced by getConcreteFunction (nothing returned), then calls of both.
+  const g = tl.function((x) => (x.shape[0] > 2 ? undefined : x.neg()), { name: 'g' });
+  g.getConcreteFunction(new tl.TensorSpec([3]));
+  tl.tidy(() => {
+    assert.deepEqual(g(tl.tensor([5])).arraySync(), [-5]);
+    assert.equal(g(tl.tensor([1, 2, 3])), undefined);
+    assert.deepEqual(g(tl.tensor([7])).arraySync(), [-7]);
+  });
+  assert.equal(live(), before);
+
+  // Run eagerly, a call returns what fn returned this time; traced again, each concrete function's own.
+  tl.config.runFunctionsEagerly(true);
+  try {
+    tl.tidy(() => {
+      assert.ok(Array.isArray(f(tl.tensor([1, 2, 3]))));
+      assert.ok(f(tl.tensor([1])) instanceof tl.Tensor);
+    });
+  } finally {
+    tl.config.runFunctionsEagerly(false);
+  }
+  tl.tidy(() => {
+    assert.ok(f(tl.tensor([4])) instanceof tl.Tensor);
+    assert.ok(Array.isArray(f(tl.tensor([4, 5, 6]))));
+  });
+
+  // The concrete function tl.savedModel.save traces from the input signature.
+  const h = tl.function((x) => [x.add(1)], { name: 'h', inputSignature: [new tl.TensorSpec([null])] });
+  tl.savedModel.save({ h });
+  tl.tidy(() => assert.deepEqual(h(tl.tensor([1])).map((t) => t.arraySync()), [[2]]));
+  assert.equal(h.tracingCount, 1);
+  assert.equal(live(), before);
+  for (const fn of [f, g, h]) fn.dispose();
+});
+
 test('tracing: variables only on the first call, which traces again with creation forbidden (TensorFlow\'s rule)', () => {
   let runs = 0;
   const every = tl.function((x) => { runs += 1; return x.add(tl.variable(tl.scalar(1), true, 'v')); }, { name: 'every' });

@@ -94,16 +94,37 @@ export function makeFunction(engine, isVariable) {
                                             trampoline));
     const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
+    // What fn returned when each concrete function was traced ('single', 'array' or 'none'), by concrete index: a
+    // call's results come back in the structure of the concrete function it ran (TensorFlow's structured_outputs).
+    const structures = [];
+    let shared = null;  // the structure every concrete function has; null when they differ (or before a trace)
+    let runsSeen = 0, countSeen = 0;
+    // After the trampoline ran (a trace by a call, getConcreteFunction or tl.savedModel.save, or a call run
+    // eagerly), notes the structure of the concrete function the run traced, if it traced one.
+    const noteRuns = () => {
+      runsSeen = trampoline.runs;
+      const { traced, count } = core.functionLastConcrete(id);
+      if (count === countSeen || traced < 0) return;
+      countSeen = count;
+      structures[traced] = trampoline.structure;
+      shared = structures.every((s) => s === trampoline.structure) ? trampoline.structure : null;
+    };
     const call = (...args) => {
       currentArgs = args;
+      if (trampoline.runs !== runsSeen) noteRuns();  // a trace since the last call, e.g. by tl.savedModel.save
       try {
         const address = allLiveTensors(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
           : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
-        // Shaped as fn returned it when last traced (tensor, array or nothing); the results are read before any
-        // other core call.
-        const structure = trampoline.structure;
-        const outputs = structure === 'single' ? engine.wrapResult(address) : engine.wrapResults(address);
+        // Shaped as fn returned it when the concrete function that ran was traced (a tensor, an array or nothing),
+        // or as it returned this time when the call ran fn (it traced, or ran eagerly). The results are read before
+        // any other core call.
+        const ran = trampoline.runs !== runsSeen;
+        let structure = ran ? trampoline.structure : shared;
+        const single = structure === 'single';
+        const outputs = single ? engine.wrapResult(address) : engine.wrapResults(address);
+        if (ran) noteRuns();
+        else if (structure === null) structure = structures[core.functionLastConcrete(id).call];
         if (options.onTrace) {
           const last = core.functionLastCall(id);
           if (last && last.traced) {
@@ -111,7 +132,7 @@ export function makeFunction(engine, isVariable) {
             options.onTrace({ reason, warning, traceUs });
           }
         }
-        return structure === 'single' || structure === 'array' ? outputs : structure === 'none' ? undefined : outputs[0];
+        return structure === 'none' ? undefined : structure === 'single' && !single ? outputs[0] : outputs;
       } finally {
         currentArgs = null;
       }

@@ -129,7 +129,8 @@ export class Engine {
    * A trampoline for the core: (ids) => {outputs: [ids]} | {error}. `fn` gets the tensors for `ids` as separate
    * arguments (through `makeArgs` when given) and returns a tensor, an array of tensors or nothing. Tensors
    * made during the call are disposed afterwards; the core releases the inputs and the handles of the returned outputs. The
-   * trampoline's `structure` says what `fn` returned last: 'single', 'array' or 'none' (undefined before a call).
+   * trampoline's `structure` says what `fn` returned last: 'single', 'array' or 'none' (undefined before a call);
+   * `runs` counts the calls that returned.
    */
   trampoline(fn, name, makeArgs = (tensors) => tensors) {
     const trampoline = (ids) => {
@@ -145,6 +146,7 @@ export class Engine {
           out.checkAlive(`${name}: output ${i}`);  // e.g. a captured tensor disposed before the branch returned it
         }
         trampoline.structure = result === undefined ? 'none' : Array.isArray(result) ? 'array' : 'single';
+        trampoline.runs += 1;
         // The core releases the handles it gets back. A tensor made in this call hands over its own handle; one
         // that lives on after the call (an input, or a tensor captured from outside, e.g. `() => x` in tl.cond)
         // hands over a second handle, so the caller's tensor stays usable.
@@ -162,6 +164,7 @@ export class Engine {
         for (const t of [...inputs, ...handedOver]) this.forget(t);
       }
     };
+    trampoline.runs = 0;
     return trampoline;
   }
 

@@ -119,6 +119,12 @@ class AnyFunction {
   std::string pretty_printed_concrete_signatures() const;
   /// The concrete functions, in tracing order.
   std::vector<const ConcreteFunction*> concrete_functions() const;
+  /// The index in concrete_functions() of the concrete function the last call ran; -1 before the first call, and
+  /// when it ran the body eagerly (config::run_functions_eagerly). Kept without a call history.
+  std::ptrdiff_t last_call_concrete_index() const;
+  /// The index in concrete_functions() of the concrete function traced last (by a call or get_concrete_function);
+  /// -1 before the first trace.
+  std::ptrdiff_t last_traced_concrete_index() const;
   /// The records of the last FunctionOptions::call_history calls, oldest first (none by default).
   std::span<const CallRecord> calls() const noexcept;
   /// Forgets the call records (the cache stays).
