@@ -1,6 +1,7 @@
 // What the optimizer's fusions buy: a chain of elementwise ops on 10^6 float32 elements run op by op (one
 // full-size temporary per op) against the one fused_elementwise node fuse_elementwise() makes of it (member
-// kernels over 4096-element chunks that stay in cache), and matmul + bias + relu against fused_matmul.
+// kernels over 4096-element chunks that stay in cache), matmul + bias + relu against fused_matmul, and a traced
+// while_loop whose body the optimizer leaves as traced against the same loop with its body optimized.
 // Medians over repeats, in milliseconds, and the ratio.
 #include <algorithm>
 #include <chrono>
@@ -81,6 +82,36 @@ int main() {
                        "," + std::to_string(cols) + "] + f32[" + std::to_string(cols) + "])";
     compare(what.c_str(), median_ms([&] { tl::relu(tl::add(tl::matmul(in, w), bias)); }),
             median_ms([&] { tl::execute(fused_matmul, {in, w, bias}, relu); }));
+  }
+
+  // A small dense layer iterated in a traced while_loop, forward and with its gradient (while_grad re-runs the
+  // body under a tape): the columns are the loop body as traced (OptimizeOptions::subgraphs off) and optimized.
+  tl::Variable kernel(gen.uniform({20, 20}) * 0.1f, "kernel"), bias(gen.uniform({20}) * 0.1f, "bias");
+  const tl::Tensor h0 = gen.uniform({1, 20});
+  auto iterate = [&](const tl::Tensor& h) {
+    return tl::while_loop([](const auto& v) { return tl::less(v[0], 200); },
+                          [&](const auto& v) {
+                            tl::Tensor next = tl::tanh(tl::relu(tl::matmul(v[1], kernel.read()) + bias.read()) * 0.5f);
+                            return std::vector<tl::Tensor>{v[0] + 1, next + 0.f};
+                          },
+                          {tl::scalar(0), h})[1];
+  };
+  auto loop_function = [&](bool subgraphs, bool gradient) {
+    tl::FunctionOptions options;
+    options.name = "loop";
+    options.optimize.subgraphs = subgraphs;
+    return tl::function([&, gradient](const tl::Tensor& h) {
+      if (!gradient) return iterate(h);
+      tl::GradientTape tape;
+      tl::Tensor loss = tl::reduce_sum(iterate(h));
+      return tape.gradient(loss, std::vector<tl::Variable>{kernel})[0];
+    }, options);
+  };
+  for (bool gradient : {false, true}) {
+    auto as_traced = loop_function(false, gradient), optimized = loop_function(true, gradient);
+    compare(gradient ? "while_loop, 200 x tanh(relu(h @ W + b) * 0.5), with its gradient"
+                     : "while_loop, 200 x tanh(relu(h @ W + b) * 0.5), f32[1,20]",
+            median_ms([&] { as_traced(h0); }, 51), median_ms([&] { optimized(h0); }, 51));
   }
   return 0;
 }

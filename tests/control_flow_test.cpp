@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -90,6 +91,19 @@ TEST_CASE("control_flow/while_loop: eager and traced agree; the trip count is de
   CHECK(values(f(x, tl::scalar(1))) == std::vector<float>{1, 3});
   CHECK(f.tracing_count() == 1);
   CHECK(f.concrete_functions()[0]->graph().op_counts().at("while_loop") == 1);
+  // The optimizer ran on the loop's body too: v * 2 + x became one fused_elementwise node.
+  const tl::ConcreteFunction& c = *f.concrete_functions()[0];
+  auto body_of = [](const tl::graph::Graph& g) {
+    for (const tl::graph::Node& node : g.nodes())
+      if (node.op != nullptr && node.op->name() == "while_loop") return node.subgraphs.at(1);
+    return std::shared_ptr<const tl::graph::Graph>();
+  };
+  REQUIRE(body_of(c.traced_graph()) != nullptr);
+  REQUIRE(body_of(c.graph()) != nullptr);
+  CHECK(body_of(c.traced_graph())->op_counts() == std::map<std::string, std::size_t>{{"add", 2}, {"mul", 1}});
+  CHECK(body_of(c.graph())->op_counts() == std::map<std::string, std::size_t>{{"add", 1}, {"fused_elementwise", 1}});
+  CHECK(c.pass_reports().back().pass == "subgraphs");
+  CHECK(c.pass_reports().back().nodes_after < c.pass_reports().back().nodes_before);
 }
 
 TEST_CASE("control_flow/while_loop: a loop variable whose shape changes becomes unknown") {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -542,30 +543,62 @@ TEST_CASE("graph/passes/optimize: the pipeline on the model, with one report per
   }
 }
 
-TEST_CASE("graph/passes: structured ops are copied as they are, their sub-graphs not optimized") {
+TEST_CASE("graph/passes: structured ops are never merged; optimize() optimizes their sub-graphs, shared ones once") {
   auto body = std::make_shared<Graph>();
   auto bx = body->add_input(f32({2}), "bx");
-  body->set_outputs({body->add_op("add", {bx, body->add_constant(scalar(0.f))})[0]});  // x + 0, left alone
+  body->set_outputs({body->add_op("add", {bx, body->add_constant(scalar(0.f))})[0]});  // x + 0: simplified to x
   auto effects = std::make_shared<Graph>();
   auto v = make_variable("v", constant({0.f, 0.f}));
   effects->add_assign(v, effects->add_input(f32({2}), "ex"));
   static OpDef structured("test_structured");
   structured.inputs(1).subgraphs(1).shape_fn([](ShapeContext& ctx) { ctx.output() = ctx.input(0); });
+  static OpDef as_is("test_structured_as_is");
+  as_is.inputs(1).subgraphs(1).traits(trait::subgraphs_as_is).shape_fn([](ShapeContext& ctx) { ctx.output() = ctx.input(0); });
   Graph g;
   auto x = g.add_input(f32({2}), "x");
   auto kept = g.add_op(structured, {x}, {}, {body})[0];
   g.add_op(structured, {x}, {}, {body});     // unused, no effects inside: pruned
   g.add_op(structured, {x}, {}, {effects});  // unused, assigns inside: kept
-  g.set_outputs({kept, g.add_op(structured, {x}, {}, {body})[0]});  // the same as `kept`, never merged
-  Graph out = graph::optimize(g);
-  CHECK(out.op_counts() == std::map<std::string, std::size_t>{{"test_structured", 3}});
+  auto fixed = g.add_op(as_is, {x}, {}, {body})[0];
+  g.set_outputs({kept, g.add_op(structured, {x}, {}, {body})[0], fixed});  // the same as `kept`, never merged
+  std::vector<graph::PassReport> reports;
+  Graph out = graph::optimize(g, {}, &reports);
+  CHECK(out.op_counts() == std::map<std::string, std::size_t>{{"test_structured", 3}, {"test_structured_as_is", 1}});
+  std::set<const Graph*> optimized_bodies;
   for (const graph::Node& node : out.nodes()) {
     if (node.kind != NodeKind::op) continue;
-    CHECK(node.op == &structured);
     REQUIRE(node.subgraphs.size() == 1);
-    CHECK((node.subgraphs[0] == body || node.subgraphs[0] == effects));
+    const Graph& sub = *node.subgraphs[0];
+    if (node.op == &as_is) {
+      CHECK(node.subgraphs[0] == body);  // as it was
+    } else if (sub.count(NodeKind::assign) == 1) {
+      CHECK(sub.str() == effects->str());  // nothing to optimize; the assign stays
+    } else {
+      CHECK(sub.num_nodes() == 1);  // x + 0 -> x: the input alone, returned
+      CHECK(sub.outputs() == sub.inputs());
+      optimized_bodies.insert(&sub);
+    }
   }
-  CHECK(body->op_counts() == std::map<std::string, std::size_t>{{"add", 1}});
+  CHECK(optimized_bodies.size() == 1);  // the body two nodes hold: optimized once, still shared
+  CHECK(body->op_counts() == std::map<std::string, std::size_t>{{"add", 1}});  // the input graph's own is untouched
+  REQUIRE(!reports.empty());
+  CHECK(reports.back().pass == "subgraphs");
+  CHECK(reports.back().nodes_before == graph::nodes_within(graph::optimize(g, {.subgraphs = false})));
+  CHECK(reports.back().nodes_after == graph::nodes_within(out));
+  CHECK(reports.back().nodes_after + 4 == reports.back().nodes_before);  // two bodies lose the constant and the add
+
+  SUBCASE("off, the sub-graphs stay as they are, and no report") {
+    std::vector<graph::PassReport> off;
+    Graph same = graph::optimize(g, {.subgraphs = false}, &off);
+    CHECK(off.back().pass == "prune");
+    for (const graph::Node& node : same.nodes())
+      for (const auto& sub : node.subgraphs) CHECK((sub == body || sub == effects));
+  }
+  SUBCASE("a graph without structured ops reports no subgraphs pass") {
+    std::vector<graph::PassReport> plain;
+    graph::optimize(make_model().graph, {}, &plain);
+    CHECK(plain.back().pass == "prune");
+  }
 }
 
 }  // namespace tl

@@ -149,7 +149,8 @@ void register_dataset_loop_op() {
         .variadic_inputs(0)
         .subgraphs(1)
         .outputs([](const Attrs& attrs, Subgraphs) { return detail::count_attr(attrs, "num_state"); })
-        .traits(trait::dynamic_outputs | trait::stateful | trait::side_effects | trait::not_differentiable)
+        .traits(trait::dynamic_outputs | trait::stateful | trait::side_effects | trait::not_differentiable |
+                trait::subgraphs_as_is)
         .attr<std::int64_t>("dataset", true)
         .attr<std::int64_t>("num_components", true)
         .attr<std::int64_t>("num_state", true)

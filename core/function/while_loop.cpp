@@ -183,7 +183,9 @@ void register_while_ops(OpRegistry& registry) {
       .variadic_inputs(0)
       .subgraphs(2)
       .outputs([](const Attrs&, Subgraphs g) { return g[1]->inputs().size(); })
-      .traits(trait::dynamic_outputs | trait::not_differentiable)
+      // Its body runs op by op under a tape, where the traced ops' gradients cost less than the fused ops'
+      // (a fused_elementwise gradient compiles its body per call): the optimizer keeps the body as traced.
+      .traits(trait::dynamic_outputs | trait::not_differentiable | trait::subgraphs_as_is)
       .attr<std::int64_t>("num_vars", true)
       .attr<std::int64_t>("maximum_iterations", true)
       .shape_fn(infer_while_grad)

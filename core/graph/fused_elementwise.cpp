@@ -307,7 +307,7 @@ void register_graph_structured_ops() {
              "sub-graph; made by the graph optimizer")
         .variadic_inputs(1)
         .subgraphs(1)
-        .traits(trait::elementwise)
+        .traits(trait::elementwise | trait::subgraphs_as_is)
         .shape_fn([](ShapeContext& c) { infer(compile(*c.subgraphs[0]), c.subgraphs[0]->inputs().size(), c); })
         .kernel([](KernelContext& c) { run(state_of(c), c); })
         .gradient([](const GradContext& c, std::span<Tensor> d) { gradient(compile(*c.subgraphs[0]), c, d); });

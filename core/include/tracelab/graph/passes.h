@@ -8,8 +8,10 @@
 //
 // Rules every pass keeps: function inputs are never removed or reordered; assign nodes and ops with
 // trait::side_effects or trait::stateful are never removed, merged, folded or reordered relative to each other;
-// variable reads are never merged or folded; structured ops (nodes holding sub-graphs) are copied as they are: these
-// passes do not optimize their sub-graphs.
+// variable reads are never merged or folded; structured ops (nodes holding sub-graphs) are never merged, folded or
+// fused, and each pass copies their sub-graphs as they are. optimize() then runs the whole pipeline on the
+// sub-graphs of every structured op without trait::subgraphs_as_is (cond's branches, while_loop's cond and body),
+// keeping each sub-graph's inputs and output metas.
 #pragma once
 
 #include <cstddef>
@@ -23,9 +25,10 @@ namespace tl::graph {
 
 /// What one pass did: its name and the node counts before and after it.
 struct PassReport {
-  std::string pass;              ///< "prune", "constant_folding", "cse", "simplify", "fuse_matmul", "fuse_elementwise"
-  std::size_t nodes_before = 0;  ///< num_nodes() of the graph the pass got
-  std::size_t nodes_after = 0;   ///< num_nodes() of the graph it returned
+  /// "prune", "constant_folding", "cse", "simplify", "fuse_matmul", "fuse_elementwise" or "subgraphs"
+  std::string pass;
+  std::size_t nodes_before = 0;  ///< num_nodes() of the graph the pass got ("subgraphs": nodes_within())
+  std::size_t nodes_after = 0;   ///< num_nodes() of the graph it returned ("subgraphs": nodes_within())
 };
 
 /// Which passes optimize() runs.
@@ -36,7 +39,13 @@ struct OptimizeOptions {
   bool simplify = true;          ///< algebraic identities (x + 0, x * 1, neg(neg(x)), identity, no-op reshape, ...)
   bool fuse_elementwise = true;  ///< chains of float32 elementwise ops -> one fused_elementwise node
   bool fuse_matmul = true;       ///< matmul -> add bias -> optional relu/sigmoid/tanh -> one fused_matmul node
+  bool subgraphs = true;         ///< the enabled passes also on the sub-graphs of cond / while_loop nodes
 };
+
+/// The nodes of `g` and of the sub-graphs optimize() rewrites (those of structured ops without
+/// trait::subgraphs_as_is: not a fused_elementwise body), recursively; a sub-graph several nodes hold counts for
+/// each. The "subgraphs" report's counts, comparable as the other passes' num_nodes() are.
+std::size_t nodes_within(const Graph& g);
 
 /// Drops nodes whose values reach neither a graph output nor a side-effecting node (assign, ops with
 /// side_effects or stateful traits, structured ops whose sub-graphs have effects). Inputs always stay.
@@ -79,7 +88,11 @@ const OpDef& fused_elementwise_op();
 Graph fuse_matmul_bias_activation(const Graph& g);
 
 /// Runs the enabled passes — simplify, constant_folding, cse, prune, fuse_matmul, fuse_elementwise, prune —
-/// calling verify() after each, and appends one PassReport per pass run to `reports` (when given).
+/// calling verify() after each, and appends one PassReport per pass run to `reports` (when given). Then, with
+/// OptimizeOptions::subgraphs, optimizes the sub-graphs of every structured op without trait::subgraphs_as_is
+/// with the same options (recursively; a sub-graph several nodes hold, once, and it stays shared) and reports
+/// "subgraphs" with nodes_within() before and after, when the graph has such a node. A sub-graph whose inputs or
+/// output metas the passes changed is an InvalidArgument naming the node.
 Graph optimize(const Graph& g, const OptimizeOptions& options = {}, std::vector<PassReport>* reports = nullptr);
 
 }  // namespace tl::graph

@@ -65,6 +65,10 @@ inline constexpr std::uint32_t reads_only_metas = 1u << 7;
 /// slot on to the output without the kernel (Executor::forward_input); otherwise the kernel copies into the
 /// output's slot.
 inline constexpr std::uint32_t view = 1u << 8;
+/// A structured op whose sub-graphs the optimizer leaves as they are (graph::optimize rewrites the sub-graphs of
+/// the others): fused_elementwise, whose body has a fixed form; dataset_loop, whose body was optimized when it
+/// was traced; while_grad, which replays its body op by op under a tape.
+inline constexpr std::uint32_t subgraphs_as_is = 1u << 9;
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.
