@@ -161,6 +161,36 @@ TEST_CASE("graph/fused_elementwise: its gradient is the members' gradients chain
   CHECK(traced.concrete_functions()[0]->graph().op_counts().count("fused_elementwise") == 1);
 }
 
+TEST_CASE("graph/fused_elementwise: the shape rule and the gradient follow the body they get, body after body") {
+  // The program of a body is compiled once and cached per body: a body that is gone must not stand for the next
+  // one, which the allocator tends to place at its address (a body made with `new` frees its memory when its last
+  // owner goes, whatever the cache holds). Each round makes a body, uses it and drops it.
+  Generator gen(7);
+  Tensor x = gen.uniform({2, 3}), y = gen.uniform({2, 3});
+  const char* const ops[] = {"mul", "sub", "add", "div", "maximum"};
+  for (int round = 0; round < 20; ++round) {
+    const char* op = ops[round % 5];
+    CAPTURE(op);
+    std::shared_ptr<graph::Graph> g(new graph::Graph);
+    graph::ValueRef a = g->add_input(x.meta()), b = g->add_input(y.meta());
+    g->set_outputs({g->add_op("neg", {g->add_op(op, {a, b})[0]})[0]});
+    Body body = g;
+    g.reset();
+    CHECK(infer_with(body, {x.meta(), y.meta()}) == x.meta());
+    GradientTape fused_tape, plain_tape;
+    fused_tape.watch(x);
+    Tensor fused = run_fused(body, {x, y});
+    plain_tape.watch(x);
+    Tensor plain = neg(execute(op, {x, y}));
+    CHECK(close(fused, plain));
+    CHECK(close(fused_tape.gradient(reduce_sum(fused * fused), x), plain_tape.gradient(reduce_sum(plain * plain), x)));
+  }
+  // A malformed body is an error every time, not a cached success.
+  auto bad = std::make_shared<graph::Graph>();
+  bad->set_outputs({bad->add_input(x.meta())});
+  for (int i = 0; i < 2; ++i) CHECK_THROWS_AS(infer_with(bad, {x.meta()}), InvalidArgument);
+}
+
 TEST_CASE("graph/fused_elementwise: a malformed body or call is a clear, typed error") {
   auto expect_error = [](auto&& call, const char* kind, const char* message) {
     try {

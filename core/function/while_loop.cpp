@@ -183,8 +183,9 @@ void register_while_ops(OpRegistry& registry) {
       .variadic_inputs(0)
       .subgraphs(2)
       .outputs([](const Attrs&, Subgraphs g) { return g[1]->inputs().size(); })
-      // Its body runs op by op under a tape, where the traced ops' gradients cost less than the fused ops'
-      // (a fused_elementwise gradient compiles its body per call): the optimizer keeps the body as traced.
+      // Its body runs op by op under a tape, where the traced ops cost less than the fused ones (a
+      // fused_elementwise gradient replays its members before applying their rules): the optimizer keeps the body
+      // as traced.
       .traits(trait::dynamic_outputs | trait::not_differentiable | trait::subgraphs_as_is)
       .attr<std::int64_t>("num_vars", true)
       .attr<std::int64_t>("maximum_iterations", true)

@@ -29,14 +29,22 @@ struct Operand {
 struct Step {
   const OpDef* op = nullptr;
   std::vector<Operand> operands;
-  std::string label;  ///< "%3 = add", for messages
+  std::size_t node = 0;  ///< its node in the body, for messages
 };
+
+/// "%3 = add", for messages.
+std::string label(const Step& step) { return tl::detail::cat('%', step.node, " = ", step.op->name()); }
 
 using Program = std::vector<Step>;
 
 const Attrs& no_attrs() {
   static const Attrs empty;
   return empty;
+}
+
+/// "fused_elementwise: body node %3 (add): ", for messages.
+std::string where(const Node& node, std::size_t i) {
+  return tl::detail::cat("fused_elementwise: body node %", i, " (", node.label(), "): ");
 }
 
 /// The body's steps, checked: inputs first, then pure one-output elementwise registry ops without attributes,
@@ -47,20 +55,20 @@ Program compile(const Graph& body) {
   std::size_t num_inputs = 0;
   for (std::size_t i = 0; i < body.num_nodes(); ++i) {
     const Node& node = body.node(i);
-    const std::string where = tl::detail::cat("fused_elementwise: body node %", i, " (", node.label(), "): ");
     if (node.kind == NodeKind::input) {
-      TL_CHECK(program.empty(), InvalidArgument, where, "inputs must come before the member ops");
+      TL_CHECK(program.empty(), InvalidArgument, where(node, i), "inputs must come before the member ops");
       value_of[i] = {false, num_inputs++};
       continue;
     }
     TL_CHECK(node.kind == NodeKind::op && node.op != nullptr && node.subgraphs.empty() &&
                  OpRegistry::global().find(node.op->name()) == node.op,
-             InvalidArgument, where, "a fused body holds only inputs and registry ops");
+             InvalidArgument, where(node, i), "a fused body holds only inputs and registry ops");
     const OpDef& op = *node.op;
     TL_CHECK(op.has(trait::elementwise) && !op.has(trait::side_effects) && !op.has(trait::stateful) &&
                  op.num_outputs() == 1 && node.attrs.empty(),
-             InvalidArgument, where, "'", op.name(), "' is not a pure one-output elementwise op without attributes");
-    Step step{&op, {}, tl::detail::cat('%', i, " = ", op.name())};
+             InvalidArgument, where(node, i), "'", op.name(),
+             "' is not a pure one-output elementwise op without attributes");
+    Step step{&op, {}, i};
     for (const ValueRef& v : node.inputs) step.operands.push_back(value_of[v.node]);
     value_of[i] = {true, program.size()};
     program.push_back(std::move(step));
@@ -68,6 +76,26 @@ Program compile(const Graph& body) {
   TL_CHECK(!program.empty(), InvalidArgument, "fused_elementwise: the body has no member ops");
   TL_CHECK(body.outputs().size() == 1 && body.outputs()[0].node + 1 == body.num_nodes(), InvalidArgument,
            "fused_elementwise: the body must return the result of its last node, and only that");
+  return program;
+}
+
+/// The program of `body`, compiled once per body for the shape rule and the gradient, which keep no per-node state
+/// (the kernel's state holds its own): a per-thread cache of the last 64 bodies, each held by a weak_ptr, so a body
+/// that is gone is never taken for a new one at its address. A body that does not compile is not cached.
+std::shared_ptr<const Program> program_of(const std::shared_ptr<const Graph>& body) {
+  constexpr std::size_t kCached = 64;
+  struct Entry {
+    const Graph* address;
+    std::weak_ptr<const Graph> body;
+    std::shared_ptr<const Program> program;
+  };
+  thread_local std::vector<Entry> cache;
+  for (const Entry& e : cache)
+    if (e.address == body.get() && !e.body.expired()) return e.program;
+  auto program = std::make_shared<const Program>(compile(*body));
+  std::erase_if(cache, [](const Entry& e) { return e.body.expired(); });
+  if (cache.size() == kCached) cache.erase(cache.begin());
+  cache.push_back({body.get(), body, program});
   return program;
 }
 
@@ -115,9 +143,9 @@ std::vector<TensorMeta> member_metas(const Program& program, Input&& input) {
     try {
       step.op->infer(metas, no_attrs(), std::span<TensorMeta>(&results[j], 1));
     } catch (const Error&) {
-      tl::detail::rethrow_prefixed(tl::detail::cat("fused_elementwise: body ", step.label, ": "));
+      tl::detail::rethrow_prefixed(tl::detail::cat("fused_elementwise: body ", label(step), ": "));
     }
-    TL_CHECK(results[j].dtype == DType::float32, DTypeError, "fused_elementwise: body ", step.label, " gives ",
+    TL_CHECK(results[j].dtype == DType::float32, DTypeError, "fused_elementwise: body ", label(step), " gives ",
              meta_str(results[j]), "; only float32 results can be fused");
   }
   return results;
@@ -308,9 +336,9 @@ void register_graph_structured_ops() {
         .variadic_inputs(1)
         .subgraphs(1)
         .traits(trait::elementwise | trait::subgraphs_as_is)
-        .shape_fn([](ShapeContext& c) { infer(compile(*c.subgraphs[0]), c.subgraphs[0]->inputs().size(), c); })
+        .shape_fn([](ShapeContext& c) { infer(*program_of(c.subgraphs[0]), c.subgraphs[0]->inputs().size(), c); })
         .kernel([](KernelContext& c) { run(state_of(c), c); })
-        .gradient([](const GradContext& c, std::span<Tensor> d) { gradient(compile(*c.subgraphs[0]), c, d); });
+        .gradient([](const GradContext& c, std::span<Tensor> d) { gradient(*program_of(c.subgraphs[0]), c, d); });
   });
 }
 
