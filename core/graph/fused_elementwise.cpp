@@ -79,9 +79,9 @@ Program compile(const Graph& body) {
   return program;
 }
 
-/// The program of `body`, compiled once per body for the shape rule and the gradient, which keep no per-node state
-/// (the kernel's state holds its own): a per-thread cache of the last 64 bodies, each held by a weak_ptr, so a body
-/// that is gone is never taken for a new one at its address. A body that does not compile is not cached.
+/// The program of `body`, compiled once per body for the shape rule, the kernel (its state keeps it) and the
+/// gradient: a per-thread cache of the last 64 bodies, each held by a weak_ptr, so a body that is gone is never
+/// taken for a new one at its address. A body that does not compile is not cached.
 std::shared_ptr<const Program> program_of(const std::shared_ptr<const Graph>& body) {
   constexpr std::size_t kCached = 64;
   struct Entry {
@@ -161,12 +161,11 @@ void infer(const Program& program, std::size_t num_inputs, ShapeContext& ctx) {
   ctx.output() = member_metas(program, [&](std::size_t i) -> const TensorMeta& { return ctx.input(i); }).back();
 }
 
-/// The program of a node's body, compiled once per node, and what running it on whole tensors last needed (the
-/// kernel's state): a plan's node runs on inputs of the same metas call after call, so the members' shape rules
+/// The program of a node's body and what running it on whole tensors last needed (the kernel's state): a plan's node runs on inputs of the same metas call after call, so the members' shape rules
 /// run once per input metas, and small intermediate results keep their buffers between calls.
 struct FusedState final : KernelState {
   std::shared_ptr<const Graph> body;
-  Program program;
+  std::shared_ptr<const Program> program;
   std::vector<std::size_t> last_use;     ///< per step: the last step that reads its result
   std::vector<TensorMeta> input_metas;   ///< the inputs step_metas were inferred for
   std::vector<TensorMeta> step_metas;    ///< each step's result meta (the last one's is the output's)
@@ -181,7 +180,7 @@ constexpr std::int64_t kHeldBytes = std::int64_t{64} << 10;
 
 /// Runs the program on whole tensors; the last step writes straight into `out`.
 void run_whole(FusedState& s, TensorRefs inputs, Tensor& out) {
-  const Program& program = s.program;
+  const Program& program = *s.program;
   bool same = s.input_metas.size() == inputs.size();
   for (std::size_t i = 0; i < inputs.size() && same; ++i) same = s.input_metas[i] == inputs[i].meta();
   if (!same) {  // kept only once every step's meta is inferred
@@ -271,7 +270,7 @@ void run(FusedState& state, KernelContext& ctx) {
   Tensor out = ctx.output();
   bool chunkable = out.num_elements() > kChunk;
   for (const Tensor& x : ctx.inputs) chunkable &= x.shape() == out.shape() || x.num_elements() == 1;
-  if (chunkable) run_chunked(state.program, ctx.inputs, out);
+  if (chunkable) run_chunked(*state.program, ctx.inputs, out);
   else run_whole(state, ctx.inputs, out);
 }
 
@@ -302,15 +301,16 @@ void gradient(const Program& program, const GradContext& c, std::span<Tensor> d)
   }
 }
 
-/// The node's state, its program compiled for the current body.
+/// The node's state, with the program of its current body.
 FusedState& state_of(const KernelContext& c) {
   auto& state = c.state<FusedState>();
   if (state.body != c.subgraphs[0]) {
     state = FusedState{};
-    state.program = compile(*c.subgraphs[0]);
-    state.last_use.assign(state.program.size(), 0);
-    for (std::size_t j = 0; j < state.program.size(); ++j)
-      for (const Operand& o : state.program[j].operands)
+    state.program = program_of(c.subgraphs[0]);
+    const Program& program = *state.program;
+    state.last_use.assign(program.size(), 0);
+    for (std::size_t j = 0; j < program.size(); ++j)
+      for (const Operand& o : program[j].operands)
         if (o.is_result) state.last_use[o.index] = j;
     state.body = c.subgraphs[0];
   }

@@ -4,6 +4,7 @@
 // elementwise tree), and a last prune removes what the fusions left unused. verify() runs after every pass,
 // so a pass that breaks an invariant is reported at once, naming the node. Last, the same pipeline runs on the
 // sub-graphs of cond and while nodes.
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
@@ -88,9 +89,8 @@ Graph optimize(const Graph& g, const OptimizeOptions& options, std::vector<PassR
     if (reports != nullptr) reports->push_back({step.name, before, next.num_nodes()});
     current = std::move(next);
   }
-  bool any = false;
-  for (const Node& node : current.nodes()) any = any || has_optimizable_subgraphs(node);
-  if (!options.subgraphs || !any) return current;
+  if (!options.subgraphs || std::none_of(current.nodes().begin(), current.nodes().end(), has_optimizable_subgraphs))
+    return current;
   const std::size_t before = nodes_within(current);
   Graph next = verified(optimize_subgraphs(current, options), "subgraphs");
   if (reports != nullptr) reports->push_back({"subgraphs", before, nodes_within(next)});
