@@ -354,6 +354,35 @@ TEST_CASE("executor/variables: read, v - 0.1 * g, assign in place; earlier reads
   CHECK(&v.value().impl() == impl);  // the variable's tensor stays the same object
 }
 
+TEST_CASE("executor/variables: assigning a graph constant or a graph input copies; neither trades its buffer") {
+  SUBCASE("a constant, assigned on every call") {
+    Variable v(constant({1.f, 2.f}, {2}), "v");
+    auto g = std::make_shared<Graph>();
+    g->add_assign(v.state(), g->add_constant(constant({5.f, 6.f}, {2})));
+    Executor exec(g);
+    REQUIRE(exec.is_static());
+    exec.run({});
+    CHECK(v.value().to_vector<float>() == std::vector<float>{5, 6});
+    v.assign(constant({7.f, 8.f}, {2}));
+    exec.run({});  // the constant is still 5, 6
+    CHECK(v.value().to_vector<float>() == std::vector<float>{5, 6});
+  }
+  SUBCASE("the caller's input") {
+    Variable v(constant({1.f, 2.f}, {2}), "v");
+    auto g = std::make_shared<Graph>();
+    g->add_assign(v.state(), g->add_input(f32({2}), "x"));
+    Executor exec(g);
+    std::vector<Tensor> in{constant({5.f, 6.f}, {2})};
+    exec.run(in);
+    CHECK(in[0].to_vector<float>() == std::vector<float>{5, 6});  // the caller's tensor is unchanged
+    CHECK(v.value().to_vector<float>() == std::vector<float>{5, 6});
+    in[0] = constant({3.f, 4.f}, {2});
+    exec.run(in);
+    CHECK(in[0].to_vector<float>() == std::vector<float>{3, 4});
+    CHECK(v.value().to_vector<float>() == std::vector<float>{3, 4});
+  }
+}
+
 TEST_CASE("executor/variables: a read returned as an output keeps the value from before the assign") {
   Variable v(constant({1.f, 2.f}, {2}), "v");
   auto g = std::make_shared<Graph>();

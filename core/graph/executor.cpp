@@ -77,11 +77,13 @@ void Executor::read_variable(const Step& step) {
 
 /// Writes the value into the variable: in place when the variable's buffer is exclusively owned (nobody holds
 /// an earlier read), otherwise into a fresh copy, so tensors read before stay unchanged. The variable never
-/// shares a buffer with an executor value. When the value is a planned slot that dies here, the slot and the
-/// variable trade buffers instead of copying (the slot is overwritten on the next call anyway).
+/// shares a buffer with an executor value. When the value is a planned slot's tensor that dies here, the slot and
+/// the variable trade buffers instead of copying (the slot is overwritten on the next call anyway). A graph input
+/// or constant is never a slot: its buffer belongs to the caller or to the graph.
 void Executor::assign_variable(const Step& step) {
   auto& variable = *step.node->variable;
-  const Tensor& value = values_[input_ids_[step.first_input]];
+  const std::size_t value_id = input_ids_[step.first_input];
+  const Tensor& value = values_[value_id];
   const Tensor& current = variable.value;
   TL_CHECK(current.defined() && !current.is_symbolic(), InvalidArgument, "assign: variable '", variable.name,
            "' has no concrete value");
@@ -92,8 +94,9 @@ void Executor::assign_variable(const Step& step) {
   const auto& source = value.impl().buffer;
   std::size_t bytes = static_cast<std::size_t>(value.num_elements()) * dtype_size(value.dtype());
   // A slot's tensor is held by the slot and by values_ (2 handles); nobody else may see its buffer.
-  bool slot_dies_here = step.value_dies && plan_ != nullptr && value.impl_ptr().use_count() == 2 &&
-                        source != nullptr && source.use_count() == 1;
+  bool slot_dies_here = step.value_dies && plan_ != nullptr && plan_->slot_of_value[value_id] != npos &&
+                        value.impl_ptr() == plan_->slots[plan_->slot_of_value[value_id]].impl_ptr() &&
+                        value.impl_ptr().use_count() == 2 && source != nullptr && source.use_count() == 1;
   if (slot_dies_here && exclusively_owned(current)) {
     std::swap(const_cast<tl::detail::TensorImpl&>(current.impl()).buffer,
               const_cast<tl::detail::TensorImpl&>(value.impl()).buffer);
