@@ -206,6 +206,26 @@ TEST_CASE("ops/reduce_min: values") {
   CHECK(tl::reduce_min(tl::constant({3, -9, 7, 1}, {2, 2}), {1}).to_vector<std::int32_t>() == I{-9, 1});
 }
 
+TEST_CASE("ops/reductions: over size-1 axes only, every kind copies its input (NaN, -0 and int32 extremes kept)") {
+  // A gradient summed over a batch of one reduces nothing: each output value is its one input value.
+  auto x = tl::constant({-0.f, kNaN, 2.5f, -kInf}, {1, 4, 1});
+  for (auto reduce : {tl::reduce_sum, tl::reduce_mean, tl::reduce_max, tl::reduce_min}) {
+    auto y = reduce(x, {0, 2}, false);
+    CHECK(y.shape() == tl::Shape{4});
+    auto v = y.to_vector<float>();
+    CHECK((v[0] == 0.f && std::signbit(v[0])));
+    CHECK(std::isnan(v[1]));
+    CHECK(v[2] == 2.5f);
+    CHECK(v[3] == -kInf);
+    CHECK(reduce(x, {0}, true).shape() == tl::Shape{1, 4, 1});
+  }
+  auto n = tl::constant({INT32_MIN, -1, INT32_MAX}, {3, 1});
+  for (auto reduce : {tl::reduce_sum, tl::reduce_mean, tl::reduce_max, tl::reduce_min})
+    CHECK(reduce(n, {1}, false).to_vector<std::int32_t>() == I{INT32_MIN, -1, INT32_MAX});
+  // Every dim of size 1: one value.
+  CHECK(tl::reduce_sum(tl::constant({-7.f}, {1, 1}), {}, false).item<float>() == -7.f);
+}
+
 TEST_CASE("ops/reduce_sum: errors") {
   SUBCASE("dtype") {
     CHECK_THROWS_WITH_AS(tl::reduce_sum(tl::constant({true, false}, {2})),

@@ -209,7 +209,9 @@ struct ReducePlan final : KernelState {
   Shape shape{-1};
   std::int64_t count = 1;     ///< elements per output value
   std::vector<Group> groups;  ///< see plan_groups
-  bool single = false;        ///< exactly one reduced group: one pass (outer, n, inner)
+  /// At most one reduced group: one pass (outer, n, inner). With none (every reduced dim has size 1, as when a
+  /// gradient sums over a batch of one) the pass is a copy, (1, 1, every element).
+  bool single = false;
   std::int64_t outer = 1, n = 1, inner = 1;
 };
 
@@ -223,8 +225,11 @@ const ReducePlan& reduce_plan(const KernelContext& ctx) {
     if (reduced[i]) plan.count *= shape[i];
   plan.groups = plan_groups(shape, reduced);
   const auto reduced_groups = std::count_if(plan.groups.begin(), plan.groups.end(), [](const Group& g) { return g.reduced; });
-  plan.single = reduced_groups == 1;
-  if (plan.single) {
+  plan.single = reduced_groups <= 1;
+  if (reduced_groups == 0) {
+    plan.outer = plan.n = 1;
+    plan.inner = product(plan.groups, 0, plan.groups.size());
+  } else if (plan.single) {
     auto g = static_cast<std::size_t>(std::find_if(plan.groups.begin(), plan.groups.end(),
                                                    [](const Group& x) { return x.reduced; }) - plan.groups.begin());
     plan.outer = product(plan.groups, 0, g);
@@ -235,7 +240,7 @@ const ReducePlan& reduce_plan(const KernelContext& ctx) {
   return plan;
 }
 
-/// reduce_groups for a plan: one pass when a single group is reduced.
+/// reduce_groups for a plan: one pass when at most one group is reduced.
 template <Reduction K, class T, class A>
 void reduce_planned(const T* in, const ReducePlan& plan, A* dst) {
   if (plan.single) return reduce_pass<K>(pass_input<A>(in), dst, plan.outer, plan.n, plan.inner);
