@@ -113,8 +113,15 @@ void Executor::assign_variable(const Step& step) {
 }
 
 void Executor::run_op(const Step& step) {
-  if (plan_ != nullptr && plan_->forwards[static_cast<std::size_t>(&step - steps_.data())] && forward_input(step))
-    return;
+  const StepAction action =
+      plan_ != nullptr ? plan_->actions[static_cast<std::size_t>(&step - steps_.data())] : StepAction::kernel;
+  if (action != StepAction::kernel) {
+    if (action == StepAction::known) {  // computed when the plan was made
+      for (std::size_t i = 0; i < step.num_outputs; ++i) values_[step.first_output + i] = plan_->known[step.first_output + i];
+      return;
+    }
+    if (forward_input(step)) return;
+  }
   for (std::size_t i = 0; i < step.num_inputs; ++i) args_[i] = &values_[input_ids_[step.first_input + i]];
   const TensorRefs args(args_.data(), step.num_inputs);
   prepare_outputs(step, args);

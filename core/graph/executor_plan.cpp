@@ -3,11 +3,15 @@
 #include "tracelab/graph/executor.h"
 
 #include <algorithm>
+#include <exception>
 #include <span>
 #include <string>
 
 namespace tl::graph {
 namespace {
+
+/// The largest output (and input standing in for a meta) a plan computes once, in elements.
+constexpr std::int64_t kMaxKnownElements = 4096;
 
 /// Bytes of a fully defined meta.
 std::size_t byte_size(const TensorMeta& meta) {
@@ -57,6 +61,7 @@ Executor::Executor(std::shared_ptr<const Graph> graph, bool specialize)
     auto plan = std::make_unique<Plan>();
     plan->value_meta = value_meta_;
     plan->kernel_states.resize(steps_.size());
+    fold_known_values(*plan);
     plan_slots(*plan);
     last_plan_ = plan.get();
     plans_.push_back(std::move(plan));
@@ -165,8 +170,55 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
   plan->value_meta.reserve(plan->metas.size());
   for (const TensorMeta& meta : plan->metas) plan->value_meta.push_back(&meta);
   plan->kernel_states.resize(steps_.size());
+  fold_known_values(*plan);
   plan_slots(*plan);
   return plan;
+}
+
+/// A plan knows every value's meta, so an op whose outputs depend on metas alone (trait::reads_only_metas:
+/// zeros_like and ones_like, which the backward pass seeds gradients with), or on constants and such values (the
+/// reduce_sum of a ones_like that counts a mean's elements), gives the same outputs on every call of the plan. It
+/// runs once here, as constant folding runs it for a graph whose shapes are all known; a call binds its results.
+/// A graph with unknown dims keeps these nodes, and each specialized plan folds them for its shapes. Not folded:
+/// stateful, side-effecting, dynamic-output and structured ops, outputs (or inputs standing in for their metas)
+/// over kMaxKnownElements, and any op whose kernel throws (it runs on the call, and fails there as it would).
+void Executor::fold_known_values(Plan& plan) const {
+  plan.actions.assign(steps_.size(), StepAction::kernel);
+  plan.known.assign(plan.value_meta.size(), Tensor());
+  std::vector<Tensor> args, results;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const Step& step = steps_[k];
+    const Node& node = *step.node;
+    if (node.kind == NodeKind::constant) plan.known[step.first_output] = node.value;
+    if (node.kind != NodeKind::op || step.dynamic_outputs || step.num_outputs == 0 || !node.subgraphs.empty() ||
+        !node.variables.empty() || has_side_effects(node))
+      continue;
+    const bool metas_suffice = step.op->has(trait::reads_only_metas);
+    auto small = [&](std::size_t value) { return plan.value_meta[value]->shape.num_elements() <= kMaxKnownElements; };
+    bool foldable = true;
+    args.clear();
+    for (std::size_t i = 0; i < step.num_inputs && foldable; ++i) {
+      const std::size_t v = input_ids_[step.first_input + i];
+      const TensorMeta& meta = *plan.value_meta[v];
+      if (plan.known[v].defined()) args.push_back(plan.known[v]);
+      else if (metas_suffice && small(v)) args.push_back(Tensor::empty(meta.dtype, meta.shape));
+      else foldable = false;
+    }
+    for (std::size_t i = 0; i < step.num_outputs && foldable; ++i) foldable = small(step.first_output + i);
+    if (!foldable) continue;
+    results.clear();
+    try {
+      for (std::size_t i = 0; i < step.num_outputs; ++i) {
+        const TensorMeta& meta = *plan.value_meta[step.first_output + i];
+        results.push_back(Tensor::empty(meta.dtype, meta.shape));
+      }
+      step.op->run(args, *step.attrs, results);
+    } catch (const std::exception&) {  // left to the call, which reports it as for any kernel
+      continue;
+    }
+    plan.actions[k] = StepAction::known;
+    for (std::size_t i = 0; i < step.num_outputs; ++i) plan.known[step.first_output + i] = std::move(results[i]);
+  }
 }
 
 /// Each value is dropped after its last use (right after its producer when nothing uses it); graph outputs
@@ -194,29 +246,30 @@ void Executor::compute_releases(std::size_t num_values, const std::vector<std::s
 
 /// Greedy slot assignment in schedule order: an output takes a free slot of its dtype and byte size, or a new
 /// one; slots of values released after node k become free for the nodes after k (never for k's own outputs,
-/// which the kernel writes while it still reads its inputs). The exception is a view op (trait::view) whose input
-/// has a slot and dies at that node: its output keeps the input's slot, and no kernel runs (forward_input).
+/// which the kernel writes while it still reads its inputs). The exceptions: a view op (trait::view) whose input
+/// has a slot and dies at that node, whose output keeps the input's slot, and no kernel runs (forward_input); and
+/// a folded step, whose outputs are the plan's own tensors (`known`).
 void Executor::plan_slots(Plan& plan) const {
   auto& slot_of_value = plan.slot_of_value;
   auto& slot_metas = plan.slot_metas;
   slot_of_value.assign(plan.value_meta.size(), npos);
-  plan.forwards.assign(steps_.size(), 0);
   std::vector<std::size_t> free_slots;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const Step& step = steps_[k];
     const std::span<const std::size_t> released(release_ids_.data() + step.first_release, step.num_release);
     std::size_t forwarded = npos;  // the input value whose slot the output keeps
-    if (step.op != nullptr && step.op->has(trait::view)) {
+    const bool known = plan.actions[k] == StepAction::known;
+    if (step.op != nullptr && step.op->has(trait::view) && !known) {
       const std::size_t in = input_ids_[step.first_input], out = step.first_output;
       const TensorMeta &from = *plan.value_meta[in], &to = *plan.value_meta[out];
       if (slot_of_value[in] != npos && std::find(released.begin(), released.end(), in) != released.end() &&
           from.dtype == to.dtype && byte_size(from) == byte_size(to)) {
         forwarded = in;
         slot_of_value[out] = slot_of_value[in];
-        plan.forwards[k] = 1;
+        plan.actions[k] = StepAction::forward;
       }
     }
-    if (step.op != nullptr && !step.dynamic_outputs && forwarded == npos) {
+    if (step.op != nullptr && !step.dynamic_outputs && forwarded == npos && !known) {
       for (std::size_t i = 0; i < step.num_outputs; ++i) {
         const TensorMeta& meta = *plan.value_meta[step.first_output + i];
         auto fits = [&](std::size_t s) {

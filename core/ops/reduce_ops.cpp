@@ -137,11 +137,12 @@ void extremum_pass(const T* in, T* out, std::int64_t outer, std::int64_t n, std:
   }
 }
 
-/// out[o, i] = reduce over j of in[o, j, i], for an (outer, n, inner) row-major view of `in`.
+/// out[o, i] = reduce over j of in[o, j, i], for an (outer, n, inner) row-major view of `in` (n == 1: a copy).
 template <Reduction K, class In, class A>
 void reduce_pass(const In* in, A* out, std::int64_t outer, std::int64_t n, std::int64_t inner) {
   if (outer == 0 || inner == 0) return;
   if (n == 0) std::fill_n(out, outer * inner, identity<K, A>());
+  else if (n == 1) ArrayMap<A>(out, outer * inner) = ConstArrayMap<In>(in, outer * inner).template cast<A>();
   else if constexpr (K == Reduction::sum || K == Reduction::mean) sum_pass(in, out, outer, n, inner);
   else extremum_pass<K>(in, out, outer, n, inner);
 }

@@ -65,7 +65,15 @@ class Executor {
   /// hand the input's slot on under the output's meta instead of running the copy kernel.
   std::size_t num_forwarded() const noexcept {
     if (last_plan_ == nullptr) return 0;
-    return static_cast<std::size_t>(std::count(last_plan_->forwards.begin(), last_plan_->forwards.end(), 1));
+    return static_cast<std::size_t>(
+        std::count(last_plan_->actions.begin(), last_plan_->actions.end(), StepAction::forward));
+  }
+  /// Steps of the static plan, or of the last plan used, that the plan ran once when it was made (their outputs
+  /// depend on metas and constants alone; see fold_known_values): a call binds their results.
+  std::size_t num_folded() const noexcept {
+    if (last_plan_ == nullptr) return 0;
+    return static_cast<std::size_t>(
+        std::count(last_plan_->actions.begin(), last_plan_->actions.end(), StepAction::known));
   }
   /// Plans held: 1 for a static executor, up to max_plans when specializing, 0 for a dynamic one.
   std::size_t num_plans() const noexcept { return plans_.size(); }
@@ -94,6 +102,17 @@ class Executor {
     bool value_dies = false;          ///< assign nodes: this is the last use of the assigned value
   };
 
+  /// How a call runs one step of a plan.
+  enum class StepAction : char {
+    kernel,   ///< the kernel (into planned slots, for op steps), or the node's own action (inputs, variables, ...)
+    /// A view op (trait::view: reshape, squeeze, ...) whose input dies there: its output has its input's slot,
+    /// and the step hands the slot's tensor on under the output's meta (forward_input).
+    forward,
+    /// Run once when the plan was made (fold_known_values): its outputs depend on metas and constants alone, and
+    /// the step binds the plan's tensors (`known`) instead of running the kernel.
+    known,
+  };
+
   /// Buffers planned for one set of value metas: the graph's own (static) or inferred for input shapes.
   struct Plan {
     std::vector<Shape> input_shapes;             ///< what it was planned for (specialized plans)
@@ -104,9 +123,10 @@ class Executor {
     std::vector<Tensor> slots;                   ///< the buffers
     std::vector<std::size_t> meta_class;         ///< per value: equal metas share a number (slotted values only)
     std::vector<std::size_t> slot_meta_of;       ///< per slot: the meta_class its tensor has (npos: unknown)
-    /// Per step: 1 when the step is a view op (trait::view: reshape, squeeze, ...) whose input dies there; its
-    /// output then has its input's slot, and running it hands the slot's tensor on under the output's meta.
-    std::vector<char> forwards;
+    /// Per step: how a call runs it.
+    std::vector<StepAction> actions;
+    /// Per value: the tensor of a folded step's output or of a constant (empty for the others).
+    std::vector<Tensor> known;
     /// Per step: what its kernel keeps between calls (e.g. a reduction's plan for its input shape), per plan so
     /// that calls alternating between input shapes each find their own.
     std::vector<std::unique_ptr<KernelState>> kernel_states;
@@ -117,6 +137,7 @@ class Executor {
   // Planning (executor_plan.cpp).
   void build_schedule();
   void compute_releases(std::size_t num_values, const std::vector<std::size_t>& value_node);
+  void fold_known_values(Plan& plan) const;
   void plan_slots(Plan& plan) const;
   Plan* plan_for(std::span<const Tensor> inputs);
   std::unique_ptr<Plan> specialize(std::span<const Tensor> inputs) const;
