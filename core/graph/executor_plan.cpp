@@ -10,7 +10,8 @@
 namespace tl::graph {
 namespace {
 
-/// The largest output (and input standing in for a meta) a plan computes once, in elements.
+/// The largest output (and input standing in for a meta) a plan computes once, in elements. Smaller than constant
+/// folding's limit: an executor keeps up to max_plans plans, each with its own results.
 constexpr std::int64_t kMaxKnownElements = 4096;
 
 /// Bytes of a fully defined meta.
@@ -179,9 +180,10 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
 /// zeros_like and ones_like, which the backward pass seeds gradients with), or on constants and such values (the
 /// reduce_sum of a ones_like that counts a mean's elements), gives the same outputs on every call of the plan. It
 /// runs once here, as constant folding runs it for a graph whose shapes are all known; a call binds its results.
-/// A graph with unknown dims keeps these nodes, and each specialized plan folds them for its shapes. Not folded:
-/// stateful, side-effecting, dynamic-output and structured ops, outputs (or inputs standing in for their metas)
-/// over kMaxKnownElements, and any op whose kernel throws (it runs on the call, and fails there as it would).
+/// A graph with unknown dims keeps these nodes, and each specialized plan folds them for its shapes. Only pure
+/// nodes are folded (is_pure: not stateful, side-effecting, dynamic-output or structured), and not: outputs (or
+/// inputs standing in for their metas) over kMaxKnownElements, or an op whose kernel throws (it runs on the call,
+/// and fails there as it would).
 void Executor::fold_known_values(Plan& plan) const {
   plan.actions.assign(steps_.size(), StepAction::kernel);
   plan.known.assign(plan.value_meta.size(), Tensor());
@@ -190,9 +192,7 @@ void Executor::fold_known_values(Plan& plan) const {
     const Step& step = steps_[k];
     const Node& node = *step.node;
     if (node.kind == NodeKind::constant) plan.known[step.first_output] = node.value;
-    if (node.kind != NodeKind::op || step.dynamic_outputs || step.num_outputs == 0 || !node.subgraphs.empty() ||
-        !node.variables.empty() || has_side_effects(node))
-      continue;
+    if (!is_pure(node)) continue;
     const bool metas_suffice = step.op->has(trait::reads_only_metas);
     auto small = [&](std::size_t value) { return plan.value_meta[value]->shape.num_elements() <= kMaxKnownElements; };
     bool foldable = true;

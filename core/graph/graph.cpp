@@ -122,6 +122,12 @@ bool has_side_effects(const Node& node) {
   return false;
 }
 
+bool is_pure(const Node& node) {
+  return node.kind == NodeKind::op && node.op != nullptr && node.subgraphs.empty() && node.variables.empty() &&
+         !node.outputs.empty() && !node.op->has(trait::dynamic_outputs) && !has_side_effects(node) &&
+         OpRegistry::global().find(node.op->name()) == node.op;
+}
+
 bool has_side_effects(const Graph& graph) {
   for (const auto& node : graph.nodes())
     if (has_side_effects(node)) return true;

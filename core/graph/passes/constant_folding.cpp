@@ -16,9 +16,7 @@ namespace {
 constexpr std::int64_t kMaxFoldedElements = std::int64_t{1} << 20;
 
 bool foldable(const Node& node, const Graph& target, const std::vector<ValueRef>& inputs) {
-  if (!detail::is_registry_op(node) || has_side_effects(node) || node.op->has(trait::dynamic_outputs) ||
-      node.outputs.empty())
-    return false;
+  if (!is_pure(node)) return false;
   const bool metas_suffice = node.op->has(trait::reads_only_metas);
   for (const ValueRef& v : inputs)
     if (!(detail::is_constant(target, v) || (metas_suffice && target.meta(v).shape.is_fully_defined()))) return false;
