@@ -6,8 +6,10 @@
 // warms each mode up (N steps on a throwaway model, RaggedConfig::warmup_steps) right before it is measured.
 // --phases N also prints the median of every N steps, per mode and for the limit: a long run's later phases of
 // training can be slower than its start (e.g. denormal floats; docs/performance.md, "Denormals").
+// --limit-steps N runs the limit for N steps instead of --steps (bench/count_instructions.sh keeps it fixed, so
+// that the limit's work cancels out of the difference between two runs of different lengths).
 //   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1]
-//                                   [--modes eager,function,...] [--phases N] [--json FILE]
+//                                   [--modes eager,function,...] [--phases N] [--limit-steps N] [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
 //   build/native/bench/ragged_bench --steps 120000 --modes signature --phases 10000
 #include <algorithm>
@@ -47,7 +49,8 @@ float limit_step(tracelab_bench::RaggedLimit& limit, const RaggedExample& e) {
   return limit.step(e.x.data(), static_cast<int>(e.length), e.y[0]);
 }
 
-LimitRun run_limit(const RaggedConfig& config, const std::vector<RaggedExample>& data, StepFn step_fn) {
+LimitRun run_limit(const RaggedConfig& config, const std::vector<RaggedExample>& data, StepFn step_fn,
+                   std::int64_t steps) {
   StepFn volatile step = step_fn;
   std::vector<int> widths{static_cast<int>(config.features)};
   for (auto units : config.hidden_units) widths.push_back(static_cast<int>(units));
@@ -55,9 +58,9 @@ LimitRun run_limit(const RaggedConfig& config, const std::vector<RaggedExample>&
   tracelab_bench::RaggedLimit limit(initial_kernels(config), widths,
                                     {.learning_rate = static_cast<float>(config.learning_rate)});
   LimitRun run;
-  run.step_us.reserve(static_cast<std::size_t>(config.steps));
-  run.loss.reserve(static_cast<std::size_t>(config.steps));
-  for (std::int64_t i = 0; i < config.steps; ++i) {
+  run.step_us.reserve(static_cast<std::size_t>(steps));
+  run.loss.reserve(static_cast<std::size_t>(steps));
+  for (std::int64_t i = 0; i < steps; ++i) {
     const RaggedExample& e = data[static_cast<std::size_t>(i) % data.size()];
     auto before = Clock::now();
     float loss = step(limit, e);
@@ -98,9 +101,10 @@ int main(int argc, char** argv) {
   config.examples = 1000;
   std::string json_path;
   std::int64_t phases = 0;  // steps per phase median; 0: none
+  std::int64_t limit_steps = 0;  // the limit's steps per run; 0: --steps
   auto usage = [] {
     std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
-                         "[--modes eager,function,...] [--phases N] [--json FILE]\n");
+                         "[--modes eager,function,...] [--phases N] [--limit-steps N] [--json FILE]\n");
     return 2;
   };
   try {
@@ -115,12 +119,17 @@ int main(int argc, char** argv) {
         phases = std::stoll(value);
         if (phases <= 0) return usage();
       }
+      else if (flag == "--limit-steps") {
+        limit_steps = std::stoll(value);
+        if (limit_steps <= 0) return usage();
+      }
       else if (flag == "--modes") config.modes = parse_modes(value);
       else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
       else return usage();
     }
     config.examples = std::min(config.examples, config.steps);
     config.validate();
+    if (limit_steps == 0) limit_steps = config.steps;
   } catch (const std::exception& e) {  // a number that does not parse, an unknown mode, a value out of range
     std::fprintf(stderr, "ragged_bench: %s\n", e.what());
     return usage();
@@ -135,13 +144,13 @@ int main(int argc, char** argv) {
               config.specialize_plans ? "" : ", generic graphs not specialized per shape");
 
   std::vector<RaggedExample> data = make_ragged_data(config);
-  LimitRun limit = run_limit(config, data, &limit_step);
+  LimitRun limit = run_limit(config, data, &limit_step, limit_steps);
   RaggedResult result;
   result.config = config;
   std::vector<double> limit_medians;  // the limit's median right before each mode
   std::vector<std::vector<double>> limit_phases, mode_phases;  // --phases: the limit's (run right before) and the mode's
   for (RaggedMode mode : config.modes) {
-    LimitRun before = run_limit(config, data, &limit_step);
+    LimitRun before = run_limit(config, data, &limit_step, limit_steps);
     limit_medians.push_back(median(before.step_us));
     if (phases > 0) limit_phases.push_back(phase_medians(before.step_us, phases));
     RaggedConfig one = config;
