@@ -10,7 +10,7 @@
 # for 200 steps in both (--limit-steps); the difference over the 1000 extra steps is one step's share (set-up,
 # traces and the limit's runs cancel out, so traces are not in it: the first 200 steps trace every shape). Prints
 # instructions per step and, for two builds, their ratio. A ragged_bench from before --limit-steps is refused: it
-# ran the limit as many steps as the mode, twice, so its counts held two of the limit's steps (~88,600).
+# ran the limit as many steps as the mode, twice, so its counts held two of the limit's steps (89,019).
 # Needs valgrind (apt-get install -y valgrind; a measuring tool, not part of scripts/setup.sh). Counts say how much
 # work a step does, not how long it takes: cache misses and branch mispredictions are not in them.
 set -euo pipefail

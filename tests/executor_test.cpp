@@ -299,7 +299,8 @@ TEST_CASE("executor/plans fold what depends on metas alone: a mean's gradient se
   auto g = std::make_shared<Graph>();
   auto x = g->add_input(f32({-1}), "x");
   auto seed = g->add_op("add", {g->add_op("zeros_like", {x})[0], g->add_constant(constant({1.f}, {1}))})[0];
-  auto count = g->add_op("reduce_sum", {g->add_op("ones_like", {x})[0]}, Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
+  auto count = g->add_op("reduce_sum", {g->add_op("ones_like", {x})[0]},
+                         Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
   auto grad = g->add_op("div", {seed, count})[0];
   g->set_outputs({g->add_op("mul", {grad, x})[0], count});
   Executor exec(g);
@@ -309,7 +310,8 @@ TEST_CASE("executor/plans fold what depends on metas alone: a mean's gradient se
     std::vector<Tensor> out = exec.run(std::vector<Tensor>{input});
     // zeros_like, ones_like; then add, reduce_sum and div, whose inputs are known values and constants
     CHECK(exec.num_folded() == 5);
-    CHECK(same_bits(out[0], (zeros_like(input) + constant({1.f}, {1})) / reduce_sum(ones_like(input), {-1}, true) * input));
+    Tensor expected = (zeros_like(input) + constant({1.f}, {1})) / reduce_sum(ones_like(input), {-1}, true) * input;
+    CHECK(same_bits(out[0], expected));
     CHECK(out[1].to_vector<float>() == std::vector<float>{static_cast<float>(n)});
     out.clear();  // (a result still held makes the next call write a fresh buffer)
     CHECK(allocations_of_run(exec, {input}) == 0);
@@ -323,7 +325,8 @@ TEST_CASE("executor/plans fold what depends on metas alone: a mean's gradient se
 TEST_CASE("executor/plans fold nothing whose kernel throws: the call fails with the kernel's own message") {
   auto g = std::make_shared<Graph>();
   auto params = g->add_constant(constant({1.f, 2.f, 3.f}, {3}));
-  g->set_outputs({g->add_op("gather", {params, g->add_constant(constant({5}, {1}))}, Attrs().set("axis", std::int64_t{0}))[0]});
+  auto indices = g->add_constant(constant({5}, {1}));
+  g->set_outputs({g->add_op("gather", {params, indices}, Attrs().set("axis", std::int64_t{0}))[0]});
   Executor exec(g);  // the plan is made here: the fold is tried and left
   CHECK(exec.num_folded() == 0);
   CHECK_THROWS_WITH_AS(exec.run({}), doctest::Contains("gather: indices[0] = 5"), InvalidArgument);

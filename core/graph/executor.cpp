@@ -117,7 +117,8 @@ void Executor::run_op(const Step& step) {
       plan_ != nullptr ? plan_->actions[static_cast<std::size_t>(&step - steps_.data())] : StepAction::kernel;
   if (action != StepAction::kernel) {
     if (action == StepAction::known) {  // computed when the plan was made
-      for (std::size_t i = 0; i < step.num_outputs; ++i) values_[step.first_output + i] = plan_->known[step.first_output + i];
+      for (std::size_t i = 0; i < step.num_outputs; ++i)
+        values_[step.first_output + i] = plan_->known[step.first_output + i];
       return;
     }
     if (forward_input(step)) return;

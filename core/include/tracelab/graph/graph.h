@@ -150,8 +150,8 @@ bool has_side_effects(const Graph& graph);
 bool has_side_effects(const Node& node);
 /// True for an op node whose outputs follow from its inputs alone (their values, or only their metas for an op
 /// with trait::reads_only_metas), so it may run ahead of its call: a registry op with outputs and without
-/// sub-graphs, variables, side effects or dynamic outputs. Constant folding runs such nodes on constants, and an executor's
-/// plan runs them once when their inputs are known to it.
+/// sub-graphs, variables, side effects or dynamic outputs. Constant folding runs such nodes on constants, and an
+/// executor's plan runs them once when their inputs are known to it.
 bool is_pure(const Node& node);
 
 }  // namespace tl::graph
