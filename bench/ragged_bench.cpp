@@ -8,10 +8,15 @@
 // training can be slower than its start (e.g. denormal floats; docs/performance.md, "Denormals").
 // --limit-steps N runs the limit for N steps instead of --steps (bench/count_instructions.sh keeps it fixed, so
 // that the limit's work cancels out of the difference between two runs of different lengths).
+// --rounds N measures every (limit, mode) pair N times in turn, in one process: each figure is then the median
+// over the rounds, each ratio the median of the rounds' own ratios, printed with their range (min-max). The trace
+// times, heap figures and loss check are the first round's.
 //   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1]
-//                                   [--modes eager,function,...] [--phases N] [--limit-steps N] [--json FILE]
+//                                   [--modes eager,function,...] [--phases N] [--limit-steps N] [--rounds N]
+//                                   [--json FILE]
 //   node build/wasm/bench/ragged_bench.js --steps 20000
 //   build/native/bench/ragged_bench --steps 120000 --modes signature --phases 10000
+//   build/native/bench/ragged_bench --rounds 5 --warmup 1000      # the Targets table's figures (performance.md)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -102,9 +107,10 @@ int main(int argc, char** argv) {
   std::string json_path;
   std::int64_t phases = 0;  // steps per phase median; 0: none
   std::int64_t limit_steps = 0;  // the limit's steps per run; 0: --steps
+  std::int64_t rounds = 1;  // how many times each (limit, mode) pair is measured
   auto usage = [] {
     std::fprintf(stderr, "usage: ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1] "
-                         "[--modes eager,function,...] [--phases N] [--limit-steps N] [--json FILE]\n");
+                         "[--modes eager,function,...] [--phases N] [--limit-steps N] [--rounds N] [--json FILE]\n");
     return 2;
   };
   try {
@@ -123,6 +129,10 @@ int main(int argc, char** argv) {
         limit_steps = std::stoll(value);
         if (limit_steps <= 0) return usage();
       }
+      else if (flag == "--rounds") {
+        rounds = std::stoll(value);
+        if (rounds <= 0) return usage();
+      }
       else if (flag == "--modes") config.modes = parse_modes(value);
       else if (flag == "--specialize-plans" && (value == "0" || value == "1")) config.specialize_plans = value == "1";
       else return usage();
@@ -139,35 +149,57 @@ int main(int argc, char** argv) {
 #else
   const char* build = "native";
 #endif
-  std::printf("ragged_bench (%s): %lld steps per mode, %lld distinct examples cycled, X in [1, 10], Adam(0.01)%s\n\n",
-              build, static_cast<long long>(config.steps), static_cast<long long>(config.examples),
+  std::printf("ragged_bench (%s): %lld steps per mode%s, %lld distinct examples cycled, X in [1, 10], Adam(0.01)%s\n\n",
+              build, static_cast<long long>(config.steps), rounds > 1 ? " and round" : "",
+              static_cast<long long>(config.examples),
               config.specialize_plans ? "" : ", generic graphs not specialized per shape");
 
   std::vector<RaggedExample> data = make_ragged_data(config);
   LimitRun limit = run_limit(config, data, &limit_step, limit_steps);
-  RaggedResult result;
+  RaggedResult result;  // the first round's runs
   result.config = config;
-  std::vector<double> limit_medians;  // the limit's median right before each mode
-  std::vector<std::vector<double>> limit_phases, mode_phases;  // --phases: the limit's (run right before) and the mode's
-  for (RaggedMode mode : config.modes) {
-    LimitRun before = run_limit(config, data, &limit_step, limit_steps);
-    limit_medians.push_back(median(before.step_us));
-    if (phases > 0) limit_phases.push_back(phase_medians(before.step_us, phases));
-    RaggedConfig one = config;
-    one.modes = {mode};
-    RaggedResult run = run_ragged(one);
-    if (phases > 0) mode_phases.push_back(phase_medians(run.modes.front().step_us, phases));
-    result.warmup_ms += run.warmup_ms;
-    result.modes.push_back(std::move(run.modes.front()));
+  const std::size_t mode_count = config.modes.size();
+  // Per mode, one figure per round: the limit's median right before the mode, the mode's medians (all steps, and
+  // the steps that did not trace).
+  std::vector<std::vector<double>> limit_us(mode_count), median_us(mode_count), steady_us(mode_count);
+  // --phases, the first round: the limit's (run right before) and the mode's
+  std::vector<std::vector<double>> limit_phases, mode_phases;
+  for (std::int64_t round = 0; round < rounds; ++round) {
+    for (std::size_t m = 0; m < mode_count; ++m) {
+      LimitRun before = run_limit(config, data, &limit_step, limit_steps);
+      limit_us[m].push_back(median(before.step_us));
+      RaggedConfig one = config;
+      one.modes = {config.modes[m]};
+      RaggedResult run = run_ragged(one);
+      const RaggedModeResult& measured = run.modes.front();
+      median_us[m].push_back(measured.median_us());
+      steady_us[m].push_back(measured.steady_median_us());
+      result.warmup_ms += run.warmup_ms;
+      if (round > 0) continue;
+      if (phases > 0) {
+        limit_phases.push_back(phase_medians(before.step_us, phases));
+        mode_phases.push_back(phase_medians(measured.step_us, phases));
+      }
+      result.modes.push_back(std::move(run.modes.front()));
+    }
   }
+  std::vector<double> limit_medians;  // per mode, the median over the rounds of the limit's runs before it
+  for (const auto& us : limit_us) limit_medians.push_back(median(us));
   double limit_median = median(limit_medians);
 
-  std::printf("%-10s %12s %12s %10s %10s %8s %12s %12s %16s\n", "mode", "median us", "steady us", "limit us",
-              "x limit", "traces", "trace us avg", "trace us max", "heap@1000 -> end");
+  if (rounds > 1)
+    std::printf("%lld rounds: medians over the rounds; \"x limit\" is the median of the rounds' own ratios, "
+                "\"x range\" their min-max\n", static_cast<long long>(rounds));
+  std::printf("%-10s %12s %12s %10s %10s%s %8s %12s %12s %16s\n", "mode", "median us", "steady us", "limit us",
+              "x limit", rounds > 1 ? "     x range" : "", "traces", "trace us avg", "trace us max",
+              "heap@1000 -> end");
   nlohmann::json modes = nlohmann::json::array();
   for (std::size_t m = 0; m < result.modes.size(); ++m) {
     const RaggedModeResult& mode = result.modes[m];
-    double steady = mode.steady_median_us(), sum = 0, worst = 0, limit_us = limit_medians[m];
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < steady_us[m].size(); ++r) ratios.push_back(steady_us[m][r] / limit_us[m][r]);
+    const auto [fewest, most] = std::minmax_element(ratios.begin(), ratios.end());
+    double steady = median(steady_us[m]), ratio = median(ratios), sum = 0, worst = 0;
     for (const auto& t : mode.retraces) {
       sum += t.trace_us;
       worst = std::max(worst, t.trace_us);
@@ -175,13 +207,19 @@ int main(int argc, char** argv) {
     double average = mode.retraces.empty() ? 0 : sum / static_cast<double>(mode.retraces.size());
     std::string heap = std::to_string(mode.heap_bytes_at_check / 1024) + "K -> " +
                        std::to_string(mode.heap_bytes_at_end / 1024) + "K";
-    std::printf("%-10s %12.2f %12.2f %10.2f %10.2f %8d %12.0f %12.0f %16s\n", mode_name(mode.mode), mode.median_us(),
-                steady, limit_us, steady / limit_us, mode.trace_count(), average, worst, heap.c_str());
+    char range[32] = "";
+    if (rounds > 1) std::snprintf(range, sizeof range, " %5.2f-%5.2f", *fewest, *most);
+    std::printf("%-10s %12.2f %12.2f %10.2f %10.2f%s %8d %12.0f %12.0f %16s\n", mode_name(mode.mode),
+                median(median_us[m]), steady, limit_medians[m], ratio, range, mode.trace_count(), average, worst,
+                heap.c_str());
     modes.push_back({{"mode", mode_name(mode.mode)},
-                     {"median_us", mode.median_us()},
+                     {"median_us", median(median_us[m])},
                      {"steady_median_us", steady},
-                     {"limit_median_us", limit_us},
-                     {"ratio_to_limit", steady / limit_us},
+                     {"limit_median_us", limit_medians[m]},
+                     {"ratio_to_limit", ratio},
+                     {"steady_median_us_rounds", steady_us[m]},
+                     {"limit_median_us_rounds", limit_us[m]},
+                     {"ratio_to_limit_rounds", ratios},
                      {"total_ms", mode.total_ms},
                      {"trace_count", mode.trace_count()},
                      {"trace_us_mean", average},
@@ -195,12 +233,14 @@ int main(int argc, char** argv) {
       modes.back()["limit_phase_median_us"] = limit_phases[m];
     }
   }
-  std::printf("%-10s %12.2f   (median of the limit's runs before each mode)\n", "limit", limit_median);
+  std::printf("%-10s %12.2f   (median of the limit's runs before each mode%s)\n", "limit", limit_median,
+              rounds > 1 ? ", over the rounds" : "");
   if (config.warmup_steps > 0)
     std::printf("warm-up: %lld steps before each mode, %.1f ms in all (untimed)\n",
                 static_cast<long long>(config.warmup_steps), result.warmup_ms);
   if (phases > 0) {
-    std::printf("\nmedian us per %lld steps (the limit: its run right before the mode)\n", static_cast<long long>(phases));
+    std::printf("\nmedian us per %lld steps (the limit: its run right before the mode%s)\n",
+                static_cast<long long>(phases), rounds > 1 ? "; the first round" : "");
     for (std::size_t m = 0; m < result.modes.size(); ++m) {
       print_phases(mode_name(result.modes[m].mode), mode_phases[m]);
       print_phases("  limit", limit_phases[m]);
@@ -213,9 +253,12 @@ int main(int argc, char** argv) {
     std::printf("\nloss check: eager vs limit over the first 100 steps, max relative difference %.2e\n",
                 max_relative_difference(result.mode(RaggedMode::eager).loss, limit.loss, 100));
   if (ran(RaggedMode::loop) && ran(RaggedMode::signature) && ran(RaggedMode::function)) {
-    double loop = result.mode(RaggedMode::loop).steady_median_us();
-    double signature = result.mode(RaggedMode::signature).steady_median_us();
-    double function = result.mode(RaggedMode::function).steady_median_us();
+    auto steady = [&](RaggedMode m) {  // over the rounds
+      auto at = std::find(config.modes.begin(), config.modes.end(), m) - config.modes.begin();
+      return median(steady_us[static_cast<std::size_t>(at)]);
+    };
+    double loop = steady(RaggedMode::loop), signature = steady(RaggedMode::signature);
+    double function = steady(RaggedMode::function);
     std::printf("loop vs per-step calls (steady medians): loop %.2f us, signature %.2f us (%.2fx), function %.2f us "
                 "(%.2fx)\n", loop, signature, signature / loop, function, function / loop);
   }
@@ -225,6 +268,7 @@ int main(int argc, char** argv) {
                           {"steps", config.steps},
                           {"examples", config.examples},
                           {"warmup_steps", config.warmup_steps},
+                          {"rounds", rounds},
                           {"warmup_ms", result.warmup_ms},
                           {"limit_median_us", limit_median},
                           {"phase_steps", phases},
