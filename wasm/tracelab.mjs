@@ -99,16 +99,17 @@ export async function loadTracelab(options) {
     tidy: (fn) => engine.tidy(fn),
     /** Exempts a tensor from the enclosing tidy(). */
     keep: (tensor) => { tensor.kept = true; return tensor; },
-    /** Disposes tensors (and arrays / objects of them). */
+    /** Disposes tensors (and arrays / objects of them), their handles released in one bridge crossing. */
     dispose: (value) => {
       const all = new Set();
       const walk = (v) => {
-        if (v instanceof Tensor) all.add(v);
-        else if (Array.isArray(v)) v.forEach(walk);
+        if (v instanceof Tensor) {
+          if (!v.isDisposed) all.add(v);
+        } else if (Array.isArray(v)) v.forEach(walk);
         else if (v && typeof v === 'object') Object.values(v).forEach(walk);
       };
       walk(value);
-      for (const t of all) t.dispose();
+      if (all.size > 0) engine.disposeAll([...all]);
     },
     /** {numTensors, numBytes, numVariables, numTapes, wasmHeapBytes, collectedByGC}. */
     memory: () => ({ ...core.memory(), collectedByGC: engine.collected, stackPointer: core.stackSave() }),

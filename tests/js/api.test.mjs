@@ -108,6 +108,45 @@ test('memory: the FinalizationRegistry releases handles of tensors collected wit
   assert.ok(tl.memory().collectedByGC >= 50);
 });
 
+test('memory: tensors dropped in one synchronous run are all collected, however many (registered in batches)', async () => {
+  // The registry takes tensors made outside every tidy in batches: when 1024 wait, and at the end of the run.
+  const { default: v8 } = await import('node:v8');
+  const { default: vm } = await import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const before = live(), collected = tl.memory().collectedByGC;
+  const disposed = [];
+  (() => {
+    for (let i = 0; i < 2500; ++i) {
+      const t = tl.ones([4]);
+      if (i % 2 === 0) {  // every other one disposed at once
+        t.dispose();
+        disposed.push(t);
+      }
+    }
+  })();
+  assert.equal(live(), before + 1250);
+  for (let round = 0; round < 20 && live() > before; ++round) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(live(), before);
+  assert.equal(tl.memory().collectedByGC - collected, 1250);
+  assert.ok(disposed.every((t) => t.isDisposed));
+});
+
+test('tl.dispose: releases what it is given in one go; a tensor disposed before, or twice in the list, is skipped', () => {
+  const before = live();
+  const a = tl.ones([2]), b = tl.zeros([3]), c = tl.scalar(1);
+  c.dispose();
+  tl.dispose([a, { b, again: [a, b] }, c]);
+  assert.equal(live(), before);
+  assert.ok(a.isDisposed && b.isDisposed && c.isDisposed);
+  assert.throws(() => a.dataSync(), /dataSync: the tensor was disposed/);
+  tl.dispose([a, b]);  // harmless
+  assert.equal(live(), before);
+});
+
 test('memory: a core error leaves the WebAssembly stack pointer where it was (errors thrown through wasm frames)', () => {
   // A C++ error becomes a JS exception inside the WebAssembly call, which skips the frames' epilogues; guard()
   // restores the stack pointer, else every error leaked stack until the 5 MB stack ran out (found by the JS fuzzer).

@@ -14,6 +14,15 @@ const NESTED_SLOTS_LIMIT = 2 ** 24;
 /** How many handles one release call takes at most (the core's staging area holds up to a million). */
 const RELEASE_BATCH = 65536;
 
+/**
+ * How many tensors made outside every scope wait at most before they are put under the FinalizationRegistry (see
+ * Engine.track); a synchronous loop that makes more registers them then rather than at its end.
+ */
+const UNREGISTERED_LIMIT = 1024;
+
+/** Tensor.tracked: not under the safety net, waiting to be registered (Engine.track), registered. */
+const UNTRACKED = 0, WAITING = 1, REGISTERED = 2;
+
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
   constructor(core) {
@@ -29,6 +38,16 @@ export class Engine {
     this.registry = new FinalizationRegistry((id) => {
       if (core.tensorDispose(id)) this.collected += 1;
     });
+    this.waiting = [];  // tensors that outlive every scope, not registered yet (track)
+    this.registerWaiting = () => {
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const tensor of waiting) {
+        if (tensor.isDisposed) continue;
+        this.registry.register(tensor, tensor.id, tensor);
+        tensor.tracked = REGISTERED;
+      }
+    };
   }
 
   /**
@@ -110,11 +129,18 @@ export class Engine {
     return tensor;
   }
 
-  /** Puts a tensor that outlives every scope under the FinalizationRegistry's safety net. */
+  /**
+   * Puts a tensor that outlives every scope under the FinalizationRegistry's safety net. Registering (and
+   * unregistering on dispose) costs ~0.2-0.5 us a tensor, more than a small op, so tensors wait in a list and are
+   * registered together when the running JavaScript is done (a microtask), or once UNREGISTERED_LIMIT of them wait.
+   * A tensor disposed before then is never registered; one that is dropped is collected after its registration.
+   */
   track(tensor) {
-    if (tensor.tracked || tensor.isDisposed) return;
-    tensor.tracked = true;
-    this.registry.register(tensor, tensor.id, tensor);
+    if (tensor.tracked !== UNTRACKED || tensor.isDisposed) return;
+    tensor.tracked = WAITING;
+    if (this.waiting.length === 0) queueMicrotask(this.registerWaiting);
+    this.waiting.push(tensor);
+    if (this.waiting.length >= UNREGISTERED_LIMIT) this.registerWaiting();
   }
 
   /** Forgets a tensor whose handle the core already released (symbolic tensors after a trace). */
@@ -122,7 +148,7 @@ export class Engine {
     if (tensor.isDisposed) return;
     tensor.isDisposed = true;
     this.live -= 1;
-    if (tensor.tracked) this.registry.unregister(tensor);
+    if (tensor.tracked === REGISTERED) this.registry.unregister(tensor);
   }
 
   /**
@@ -311,7 +337,7 @@ export class Tensor {
     this.symbolic = symbolic;
     this.isDisposed = false;
     this.kept = false;
-    this.tracked = false;  // registered with the FinalizationRegistry (Engine.track)
+    this.tracked = UNTRACKED;  // under the FinalizationRegistry, or waiting to be (Engine.track)
     this.dataAddress = dataAddress;  // the byte address of the values in the core's memory, when known (0: ask)
     /** For a symbolic tensor: the name of the tl.function whose trace made it (null if unknown). */
     this.traceName = null;
