@@ -9,8 +9,9 @@
 // --limit-steps N runs the limit for N steps instead of --steps (bench/count_instructions.sh keeps it fixed, so
 // that the limit's work cancels out of the difference between two runs of different lengths).
 // --rounds N measures every (limit, mode) pair N times in turn, in one process: each figure is then the median
-// over the rounds, each ratio the median of the rounds' own ratios, printed with their range (min-max). The trace
-// times, heap figures and loss check are the first round's.
+// over the rounds, each ratio the median of the rounds' own ratios, printed with their range (min-max); the mean
+// trace time is the median of the rounds' means, the longest trace the longest of all rounds. The heap figures and
+// the loss check are the first round's.
 //   build/native/bench/ragged_bench [--steps N] [--examples N] [--warmup N] [--specialize-plans 0|1]
 //                                   [--modes eager,function,...] [--phases N] [--limit-steps N] [--rounds N]
 //                                   [--json FILE]
@@ -162,6 +163,7 @@ int main(int argc, char** argv) {
   // Per mode, one figure per round: the limit's median right before the mode, the mode's medians (all steps, and
   // the steps that did not trace).
   std::vector<std::vector<double>> limit_us(mode_count), median_us(mode_count), steady_us(mode_count);
+  std::vector<std::vector<double>> trace_mean_us(mode_count), trace_max_us(mode_count);  // 0 without a trace
   // --phases, the first round: the limit's (run right before) and the mode's
   std::vector<std::vector<double>> limit_phases, mode_phases;
   for (std::int64_t round = 0; round < rounds; ++round) {
@@ -174,6 +176,13 @@ int main(int argc, char** argv) {
       const RaggedModeResult& measured = run.modes.front();
       median_us[m].push_back(measured.median_us());
       steady_us[m].push_back(measured.steady_median_us());
+      double sum = 0, longest = 0;
+      for (const auto& t : measured.retraces) {
+        sum += t.trace_us;
+        longest = std::max(longest, t.trace_us);
+      }
+      trace_mean_us[m].push_back(measured.retraces.empty() ? 0 : sum / static_cast<double>(measured.retraces.size()));
+      trace_max_us[m].push_back(longest);
       result.warmup_ms += run.warmup_ms;
       if (round > 0) continue;
       if (phases > 0) {
@@ -199,12 +208,8 @@ int main(int argc, char** argv) {
     std::vector<double> ratios;
     for (std::size_t r = 0; r < steady_us[m].size(); ++r) ratios.push_back(steady_us[m][r] / limit_us[m][r]);
     const auto [fewest, most] = std::minmax_element(ratios.begin(), ratios.end());
-    double steady = median(steady_us[m]), ratio = median(ratios), sum = 0, worst = 0;
-    for (const auto& t : mode.retraces) {
-      sum += t.trace_us;
-      worst = std::max(worst, t.trace_us);
-    }
-    double average = mode.retraces.empty() ? 0 : sum / static_cast<double>(mode.retraces.size());
+    double steady = median(steady_us[m]), ratio = median(ratios), average = median(trace_mean_us[m]);
+    double worst = *std::max_element(trace_max_us[m].begin(), trace_max_us[m].end());
     std::string heap = std::to_string(mode.heap_bytes_at_check / 1024) + "K -> " +
                        std::to_string(mode.heap_bytes_at_end / 1024) + "K";
     char range[32] = "";
@@ -224,6 +229,7 @@ int main(int argc, char** argv) {
                      {"trace_count", mode.trace_count()},
                      {"trace_us_mean", average},
                      {"trace_us_max", worst},
+                     {"trace_us_mean_rounds", trace_mean_us[m]},
                      {"heap_bytes_at_check", mode.heap_bytes_at_check},
                      {"heap_bytes_at_end", mode.heap_bytes_at_end},
                      {"max_relative_loss_difference_to_limit_first_100",
