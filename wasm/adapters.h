@@ -75,6 +75,10 @@ val function_new(const val& options, const val& trampoline);
 val function_call(double id, const val& args);
 /// A call whose arguments are all tensors, their handles in the staging area (`count` of them).
 double function_call_staged(double id, double count);
+/// Calls function `id` `steps` times from C++, cycling through `lists` argument lists of `per_call` tensors whose
+/// handles JS staged (list after list), and times each call as the ragged runner times its steps (tl::Clock around
+/// the call and the release of its results): a Float64Array of µs. tl.experiments.timeCalls.
+val function_time_calls(double id, double per_call, double lists, double steps);
 val function_concrete(double id, const val& args);
 /// {tracingCount, signatures}.
 val function_info(double id);

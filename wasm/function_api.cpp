@@ -6,6 +6,7 @@
 // tl.summary.graph takes a concrete function's graph as TensorBoard's GraphDef.
 #include <emscripten/bind.h>
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -20,6 +21,9 @@
 
 namespace tl::wasm {
 namespace {
+
+/// The most calls tl.experiments.timeCalls makes, and the most tensors it takes (80 MB of times at most).
+constexpr std::int64_t kMaxTimedCalls = 10'000'000;
 
 HandleTable<AnyFunction>& functions() {
   static HandleTable<AnyFunction> table("tl.function");
@@ -159,6 +163,31 @@ double function_call_staged(double id, double count) {
     const detail::LocalArray<AnyArg, 4> args(handles.size(),
                                              [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
     return results_of(f(args.span()));
+  });
+}
+
+val function_time_calls(double id, double per_call, double lists, double steps) {
+  return guarded([&] {
+    AnyFunction& f = functions().get(id);
+    const std::string what = "tl.experiments.timeCalls";
+    TL_CHECK(steps >= 1 && steps <= static_cast<double>(kMaxTimedCalls) && steps == static_cast<double>(static_cast<std::int64_t>(steps)),
+             InvalidArgument, what, ": steps is ", steps, "; expected an integer in [1, ", kMaxTimedCalls, "]");
+    TL_CHECK(lists >= 1 && per_call >= 0 && lists * per_call <= static_cast<double>(kMaxTimedCalls) &&
+                 per_call == static_cast<double>(static_cast<std::int64_t>(per_call)), InvalidArgument, what, ": ", lists,
+             " argument lists of ", per_call, " tensors; expected at least one list, at most ", kMaxTimedCalls,
+             " tensors in all");
+    // The tensors are held here before the first call, which may trace (and call back into JavaScript).
+    std::vector<AnyArg> args;
+    for (double handle : staged_numbers(lists * per_call, what)) args.emplace_back(tensors().get(handle));
+    const auto count = static_cast<std::size_t>(per_call), rounds = static_cast<std::size_t>(lists);
+    std::vector<double> us(static_cast<std::size_t>(steps));
+    for (std::size_t i = 0; i < us.size(); ++i) {
+      std::span<const AnyArg> call(args.data() + (i % rounds) * count, count);
+      const auto start = Clock::now();
+      f(call);  // the results are released inside the timed call, as the runner's step releases its loss
+      us[i] = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    }
+    return val::global("Float64Array").new_(emscripten::typed_memory_view(us.size(), us.data()));
   });
 }
 

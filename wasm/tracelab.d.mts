@@ -598,6 +598,11 @@ export interface Tracelab {
     }): RaggedResult;
     raggedData(config?: RaggedConfig): Array<{ length: number; x: Float32Array; y: Float32Array }>;
     raggedKernels(config?: RaggedConfig): Float32Array[];
+    /**
+     * Calls a tl.function `steps` times from inside the core, cycling through the argument lists, and times each
+     * call there (µs per call, results released inside the timed call).
+     */
+    timeCalls(fn: TracedFunction<unknown>, argumentLists: Tensor[][], steps: number): Float64Array;
   };
 
   TracelabError: typeof TracelabError;

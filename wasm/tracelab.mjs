@@ -140,7 +140,7 @@ export async function loadTracelab(options) {
      * the variables they capture); load(bytes) -> {functions, signatures, variables, dispose()}.
      */
     savedModel: makeSavedModel(engine, withTensors, autodiff.fromHandle),
-    experiments: makeExperiments(core),
+    experiments: makeExperiments(engine),
     data: makeData(engine, toTensor, withTensors),
   };
   /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */

@@ -95,7 +95,10 @@ function runCpp(round) {
 //    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
 //    call history a tl.function keeps by default: 100 records, each call timed for its executeUs); the signature
 //    once more configured as the C++ runner configures its tl::function: one record kept, calls not timed
-//    (callHistory 1, recordTimings false; the runner times every step itself).
+//    (callHistory 1, recordTimings false; the runner times every step itself). Last, that function called by the
+//    core itself in a loop (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps): the same
+//    JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge and the
+//    JavaScript API add.
 function runJs(mode, count) {
   const model = tracelabModel();
   const optimizer = tl.train.adam(0.01);
@@ -103,20 +106,23 @@ function runJs(mode, count) {
   const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
-                          ...(mode.endsWith('recordTimings false') ? { callHistory: 1, recordTimings: false } : {}) });
-  const run = timeSteps(count, step);
+                          ...(mode.startsWith('signature, ') ? { callHistory: 1, recordTimings: false } : {}) });
+  const run = mode.endsWith('from C++') ? { times: tl.experiments.timeCalls(step, examples, count), losses: [] }
+    : timeSteps(count, step);
   model.dispose();
   step.dispose?.();
   return run;
 }
-const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings false'];
+const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings false',
+                 'signature, recordTimings false, from C++'];
+const examples = xs.map((x, k) => [x, ys[k]]);  // the argument lists of tl.experiments.timeCalls
 for (let round = 0; round < rounds; ++round) {
   runCpp(round);
   for (const mode of jsModes) {
     if (round === 0)  // as the runner warms up
       for (let done = 0; done < warmup; done += 100) runJs(mode, Math.min(100, warmup - done));
     const { times, losses } = runJs(mode, steps);
-    record(`JS ${mode}`, steady(times, 50), Array.from(losses));
+    record(mode.endsWith('from C++') ? 'JS-built signature from C++' : `JS ${mode}`, steady(times, 50), Array.from(losses));
   }
 }
 
@@ -189,13 +195,14 @@ console.log(`ragged train step from JS, Node ${process.versions.node}: ${rounds}
 console.log(`${'driver / mode'.padEnd(32)} ${'us/step'.padStart(8)} ${'rounds'.padStart(12)} ${'x C++ signature'.padStart(16)}  loss at step 100 (vs C++ eager)`);
 const reference = results['C++ eager'].loss[100];
 for (const [name, r] of Object.entries(results))
-  console.log(`${name.padEnd(32)} ${med(name).toFixed(2).padStart(8)} ${range(r.us).padStart(12)} ${(med(name) / base).toFixed(2).padStart(16)}  ${r.loss[100]?.toFixed(6)} (${reference.toFixed(6)})`);
+  console.log(`${name.padEnd(32)} ${med(name).toFixed(2).padStart(8)} ${range(r.us).padStart(12)} ${(med(name) / base).toFixed(2).padStart(16)}  ${r.loss.length > 100 ? `${r.loss[100].toFixed(6)} (${reference.toFixed(6)})` : '-'}`);
 const perRound = (a, b) => results[a].us.map((us, i) => us / results[b].us[i]);
 const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
 console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, configured as the runner (callHistory 1, recordTimings false) ${ratio('JS signature, recordTimings false', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven step configured as the runner ${ratio('JS signature, recordTimings false', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

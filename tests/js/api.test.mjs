@@ -474,6 +474,39 @@ test('experiments: warmupSteps runs untimed first (warmupMs); progress reports c
                 { name: 'InvalidArgument', message: /runRagged: config\.warmupSteps is the number 2\.5; expected an integer/ });
 });
 
+test('experiments: timeCalls calls a tl.function from inside the core, times each call and releases the results', () => {
+  const before = live();
+  let traces = 0;
+  const f = tl.function((a, b) => { traces += 1; return tl.add(a, b); }, { callHistory: 10 });
+  const lists = [[tl.ones([2]), tl.scalar(1)], [tl.ones([2]), tl.scalar(2)], [tl.zeros([2]), tl.scalar(3)]];
+  const us = tl.experiments.timeCalls(f, lists, 7);
+  assert.ok(us instanceof Float64Array);
+  assert.equal(us.length, 7);
+  assert.ok(us.every((t) => Number.isFinite(t) && t >= 0), String(us));
+  assert.equal(traces, 1);  // one trace for the one signature, made by the first call
+  assert.equal(f.tracingCount, 1);
+  // The calls went through the function (its records show them); the argument lists cycled, the results are gone.
+  assert.equal(f.calls.length, 7);
+  assert.deepEqual(f.calls.map((c) => c.traced), [true, false, false, false, false, false, false]);
+  assert.equal(live(), before + 6);
+  assert.deepEqual(tl.tidy(() => Array.from(f(...lists[2]).dataSync())), [3, 3]);
+  // Bad input: a clear error, nothing called, nothing left behind.
+  const what = /tl\.experiments\.timeCalls/;
+  assert.throws(() => tl.experiments.timeCalls((x) => x, lists, 1), what);
+  assert.throws(() => tl.experiments.timeCalls(f, [], 1), /expected a non-empty array of arrays of tensors/);
+  assert.throws(() => tl.experiments.timeCalls(f, [lists[0], [lists[1][0]]], 1), /argumentLists\[1\] has 1 tensors, argumentLists\[0\] 2/);
+  assert.throws(() => tl.experiments.timeCalls(f, [[lists[0][0], 1]], 1), /argumentLists\[0\]\[1\] is the number 1; expected a live tensor/);
+  for (const steps of [0, 1.5, -1, '3', 1e8])
+    assert.throws(() => tl.experiments.timeCalls(f, lists, steps), tl.InvalidArgument, String(steps));
+  assert.equal(f.calls.length, 8);
+  const failing = tl.function(() => { throw new RangeError('not this time'); });
+  assert.throws(() => tl.experiments.timeCalls(failing, [[]], 2), (e) => e instanceof RangeError && /not this time/.test(e.message));
+  f.dispose();
+  assert.throws(() => tl.experiments.timeCalls(f, lists, 1), /tl\.function handle \d+ is not alive/);
+  tl.dispose(lists);
+  assert.equal(live(), before);
+});
+
 test('whileLoop: the traced gradient equals the eager one when a loop variable starts as a tensor the body captures', () => {
   // v = x^3 after two trips: dv/dx = 3 x^2 = 6.75 at 1.5 (the traced gradient once counted x twice: 13.5).
   const gradOf = (x) => {

@@ -1,7 +1,9 @@
 // The ragged-input experiment from JavaScript: the core's runner (the same one the CLI and the benchmark use),
 // with a progress callback that receives the steps since the last report and can stop the run.
-import { guard, translate } from './errors.mjs';
-import { checkOptions } from './values.mjs';
+import { guard, InvalidArgument, translate } from './errors.mjs';
+import { concreteRef } from './function.mjs';
+import { isLiveTensor } from './tensor.mjs';
+import { checkOptions, describeValue } from './values.mjs';
 
 /**
  * The experiment's config keys (RaggedConfig's fields in camelCase). Values of the listed kinds are checked here;
@@ -15,7 +17,8 @@ const CONFIG = {
 };
 const config = (value, what) => checkOptions(value, CONFIG, { what, root: 'config' });
 
-export function makeExperiments(core) {
+export function makeExperiments(engine) {
+  const core = engine.core;
   /**
    * Runs the experiment. config: {modes, steps, seed, minLength, maxLength, features, batchSize, hiddenUnits,
    * learningRate, optimizer, buckets, examples, maxRetracingWarnings, optimize, warmupSteps, specializePlans,
@@ -59,5 +62,33 @@ export function makeExperiments(core) {
   const raggedData = (runConfig) => guard(() => core.raggedData(config(runConfig, 'tl.experiments.raggedData')));
   /** The initial kernels of every mode's model (one Float32Array per Dense layer, (in, out) row-major). */
   const raggedKernels = (runConfig) => guard(() => core.raggedKernels(config(runConfig, 'tl.experiments.raggedKernels')));
-  return { runRagged, raggedData, raggedKernels };
+  /**
+   * Calls tl.function `fn` `steps` times from inside the core, cycling through `argumentLists` (arrays of live
+   * tensors, all of one length), and times each call as runRagged times its steps (the results are released inside
+   * the timed call): a Float64Array of µs. The same calls made from JavaScript and timed there show what the bridge
+   * and the JavaScript API add (bench/js/ragged_js_bench.mjs prints both). A first call that traces runs `fn`.
+   */
+  function timeCalls(fn, argumentLists, steps) {
+    const what = 'tl.experiments.timeCalls';
+    const ref = typeof fn === 'function' ? fn[concreteRef] : undefined;
+    if (!ref || ref.concrete !== -1) throw new InvalidArgument(`${what}: fn is ${describeValue(fn)}; expected a tl.function`);
+    if (!Array.isArray(argumentLists) || argumentLists.length === 0 || !argumentLists.every(Array.isArray))
+      throw new InvalidArgument(`${what}: argumentLists is ${describeValue(argumentLists)}; expected a non-empty array of ` +
+                                'arrays of tensors');
+    const perCall = argumentLists[0].length;
+    argumentLists.forEach((list, i) => {
+      if (list.length !== perCall)
+        throw new InvalidArgument(`${what}: argumentLists[${i}] has ${list.length} tensors, argumentLists[0] ${perCall}; ` +
+                                  'expected lists of one length');
+      list.forEach((t, j) => {
+        if (!isLiveTensor(t))
+          throw new InvalidArgument(`${what}: argumentLists[${i}][${j}] is ${describeValue(t)}; expected a live tensor`);
+      });
+    });
+    if (!Number.isSafeInteger(steps) || steps < 1)
+      throw new InvalidArgument(`${what}: steps is ${describeValue(steps)}; expected a positive integer`);
+    engine.stage(argumentLists.flat());
+    return engine.relay(() => core.functionTimeCalls(ref.function, perCall, argumentLists.length, steps));
+  }
+  return { runRagged, raggedData, raggedKernels, timeCalls };
 }

@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     },
   });
   const first: number = result.modes[0].step_us[0] + result.warmup_ms + traceUs.length;
+  const timed: Float64Array = tl.experiments.timeCalls(tl.function((t: Tensor) => t.add(1)), [[tl.ones([2])]], 3);
   const scale = tl.function((t: Tensor) => t.mul(2), { inputSignature: [new tl.TensorSpec([null, 2])] });
   const bytes: Uint8Array = tl.savedModel.save({ scale, first: scale.getConcreteFunction(new tl.TensorSpec([null, 2])) });
   const saved = tl.savedModel.load(bytes);
