@@ -170,12 +170,13 @@ val function_time_calls(double id, double per_call, double lists, double steps) 
   return guarded([&] {
     AnyFunction& f = functions().get(id);
     const std::string what = "tl.experiments.timeCalls";
-    TL_CHECK(steps >= 1 && steps <= static_cast<double>(kMaxTimedCalls) && steps == static_cast<double>(static_cast<std::int64_t>(steps)),
-             InvalidArgument, what, ": steps is ", steps, "; expected an integer in [1, ", kMaxTimedCalls, "]");
-    TL_CHECK(lists >= 1 && per_call >= 0 && lists * per_call <= static_cast<double>(kMaxTimedCalls) &&
-                 per_call == static_cast<double>(static_cast<std::int64_t>(per_call)), InvalidArgument, what, ": ", lists,
-             " argument lists of ", per_call, " tensors; expected at least one list, at most ", kMaxTimedCalls,
-             " tensors in all");
+    const auto whole = [](double n) { return n == static_cast<double>(static_cast<std::int64_t>(n)); };
+    const auto most = static_cast<double>(kMaxTimedCalls);
+    TL_CHECK(steps >= 1 && steps <= most && whole(steps), InvalidArgument, what, ": steps is ", steps,
+             "; expected an integer in [1, ", kMaxTimedCalls, "]");
+    TL_CHECK(lists >= 1 && per_call >= 0 && whole(lists) && whole(per_call) && lists * per_call <= most,
+             InvalidArgument, what, ": ", lists, " argument lists of ", per_call,
+             " tensors; expected at least one list, at most ", kMaxTimedCalls, " tensors in all");
     // The tensors are held here before the first call, which may trace (and call back into JavaScript).
     std::vector<AnyArg> args;
     for (double handle : staged_numbers(lists * per_call, what)) args.emplace_back(tensors().get(handle));

@@ -494,13 +494,16 @@ test('experiments: timeCalls calls a tl.function from inside the core, times eac
   const what = /tl\.experiments\.timeCalls/;
   assert.throws(() => tl.experiments.timeCalls((x) => x, lists, 1), what);
   assert.throws(() => tl.experiments.timeCalls(f, [], 1), /expected a non-empty array of arrays of tensors/);
-  assert.throws(() => tl.experiments.timeCalls(f, [lists[0], [lists[1][0]]], 1), /argumentLists\[1\] has 1 tensors, argumentLists\[0\] 2/);
-  assert.throws(() => tl.experiments.timeCalls(f, [[lists[0][0], 1]], 1), /argumentLists\[0\]\[1\] is the number 1; expected a live tensor/);
+  assert.throws(() => tl.experiments.timeCalls(f, [lists[0], [lists[1][0]]], 1),
+                /argumentLists\[1\] has 1 tensors, argumentLists\[0\] 2/);
+  assert.throws(() => tl.experiments.timeCalls(f, [[lists[0][0], 1]], 1),
+                /argumentLists\[0\]\[1\] is the number 1; expected a live tensor/);
   for (const steps of [0, 1.5, -1, '3', 1e8])
     assert.throws(() => tl.experiments.timeCalls(f, lists, steps), tl.InvalidArgument, String(steps));
   assert.equal(f.calls.length, 8);
   const failing = tl.function(() => { throw new RangeError('not this time'); });
-  assert.throws(() => tl.experiments.timeCalls(failing, [[]], 2), (e) => e instanceof RangeError && /not this time/.test(e.message));
+  assert.throws(() => tl.experiments.timeCalls(failing, [[]], 2),
+                (e) => e instanceof RangeError && /not this time/.test(e.message));
   f.dispose();
   assert.throws(() => tl.experiments.timeCalls(f, lists, 1), /tl\.function handle \d+ is not alive/);
   tl.dispose(lists);

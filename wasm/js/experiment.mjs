@@ -71,22 +71,20 @@ export function makeExperiments(engine) {
   function timeCalls(fn, argumentLists, steps) {
     const what = 'tl.experiments.timeCalls';
     const ref = typeof fn === 'function' ? fn[concreteRef] : undefined;
-    if (!ref || ref.concrete !== -1) throw new InvalidArgument(`${what}: fn is ${describeValue(fn)}; expected a tl.function`);
+    const fail = (message) => { throw new InvalidArgument(`${what}: ${message}`); };
+    if (!ref || ref.concrete !== -1) fail(`fn is ${describeValue(fn)}; expected a tl.function`);
     if (!Array.isArray(argumentLists) || argumentLists.length === 0 || !argumentLists.every(Array.isArray))
-      throw new InvalidArgument(`${what}: argumentLists is ${describeValue(argumentLists)}; expected a non-empty array of ` +
-                                'arrays of tensors');
+      fail(`argumentLists is ${describeValue(argumentLists)}; expected a non-empty array of arrays of tensors`);
     const perCall = argumentLists[0].length;
     argumentLists.forEach((list, i) => {
       if (list.length !== perCall)
-        throw new InvalidArgument(`${what}: argumentLists[${i}] has ${list.length} tensors, argumentLists[0] ${perCall}; ` +
-                                  'expected lists of one length');
+        fail(`argumentLists[${i}] has ${list.length} tensors, argumentLists[0] ${perCall}; expected one length`);
       list.forEach((t, j) => {
-        if (!isLiveTensor(t))
-          throw new InvalidArgument(`${what}: argumentLists[${i}][${j}] is ${describeValue(t)}; expected a live tensor`);
+        if (!isLiveTensor(t)) fail(`argumentLists[${i}][${j}] is ${describeValue(t)}; expected a live tensor`);
       });
     });
     if (!Number.isSafeInteger(steps) || steps < 1)
-      throw new InvalidArgument(`${what}: steps is ${describeValue(steps)}; expected a positive integer`);
+      fail(`steps is ${describeValue(steps)}; expected a positive integer`);
     engine.stage(argumentLists.flat());
     return engine.relay(() => core.functionTimeCalls(ref.function, perCall, argumentLists.length, steps));
   }
