@@ -3,7 +3,8 @@
 // trampoline with handles of symbolic input tensors, and the ops the callback runs become graph nodes. A JS
 // exception in the callback comes back as {error} and is rethrown here as a C++ exception, so the tracer unwinds
 // cleanly. Saved models (tl::saved_model) save these functions' concrete functions and load them back by handle;
-// tl.summary.graph takes a concrete function's graph as TensorBoard's GraphDef.
+// tl.summary.graph takes a concrete function's graph as TensorBoard's GraphDef. tl.experiments.timeCalls calls a
+// function in a loop here, timing each call in C++.
 #include <emscripten/bind.h>
 
 #include <chrono>

@@ -1,5 +1,6 @@
 // The ragged-input experiment from JavaScript: the core's runner (the same one the CLI and the benchmark use),
-// with a progress callback that receives the steps since the last report and can stop the run.
+// with a progress callback that receives the steps since the last report and can stop the run; and timeCalls, a
+// tl.function called and timed inside the core, to compare with the same calls made from JavaScript.
 import { guard, InvalidArgument, translate } from './errors.mjs';
 import { concreteRef } from './function.mjs';
 import { isLiveTensor } from './tensor.mjs';
