@@ -1,0 +1,41 @@
+// The JS benchmarks run, briefly, on the built dist: each exits cleanly and prints every row it promises, with
+// numbers where numbers belong. Their figures are not checked (benchmarks report, tests do not time).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const number = String.raw`\d+\.\d+`;
+
+function runBench(script, args) {
+  const run = spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', env: process.env });
+  assert.equal(run.status, 0, `${script} failed:\n${run.stderr.slice(-2000)}`);
+  return run.stdout;
+}
+
+test('between_calls_bench: a row per kind of work between calls, and what the API adds to a call', () => {
+  const out = runBench('bench/js/between_calls_bench.mjs', ['--calls', '300', '--rounds', '1']);
+  for (const kind of ['nothing', 'read 64 KB', 'read 256 KB', 'one function x400', '25 functions', '100 functions',
+                      '400 functions', 'allocate 2 KB', 'API around a 1-op call'])
+    assert.match(out, new RegExp(`^${kind} +${number} +${number} +${number}$`, 'm'),
+                 `no row for '${kind}' in:\n${out}`);
+  assert.match(out, /^nothing +\S+ +1\.000 /m);
+  assert.match(out, new RegExp(`the API and the crossing add -?${number} us a call, ${number}x the ragged step's ` +
+                               `${number} us before any effect`));
+});
+
+test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, and the ratios', () => {
+  const out = runBench('bench/js/ragged_js_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
+                                                        '--tfjs-steps', '0']);
+  for (const mode of ['C++ eager', 'C++ function', 'C++ signature', 'JS eager', 'JS eager, minimize', 'JS function',
+                      'JS signature', 'JS signature, recordTimings false']) {
+    // us/step, the rounds' range (none for one round), x C++ signature, the loss at step 100 and C++ eager's
+    const name = mode.replace(/[+]/g, '\\+');
+    const row = out.match(new RegExp(`^${name} +${number} .* (\\d+\\.\\d{6}) \\((\\d+\\.\\d{6})\\)$`, 'm'));
+    assert.ok(row, `no row for '${mode}' in:\n${out}`);
+    assert.equal(row[1], row[2], `${mode}: the loss at step 100 differs from C++ eager's`);
+  }
+  assert.match(out, /^JS-built signature from C\+\+ +\d+\.\d+ /m);
+  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: signature ${number}x`, 'm'));
+});
