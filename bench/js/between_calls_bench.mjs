@@ -11,6 +11,7 @@
 // Last, what the JavaScript API and the bridge crossing add to one call, as a share of the ragged step.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { raggedModel, raggedStep } from './ragged_model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
@@ -24,29 +25,13 @@ const tl = await loadTracelab();
 const config = { steps: 1000, examples: 1000, seed: 42 };
 const data = tl.experiments.raggedData(config);
 const kernels = tl.experiments.raggedKernels(config);
-const widths = [20, 10, 20, 40, 20, 10, 1];
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-// The model and step of ragged_js_bench.mjs, weights copied from the runner's initial kernels.
-const dense = widths.slice(1).map((units, i) =>
-  tl.layers.dense({ units, activation: i < 5 ? 'relu' : undefined, seed: 1 }));
-const model = tl.sequential({ layers: dense });
-tl.tidy(() => model.apply(tl.zeros([1, 1, 20])));
-model.trainableWeights.filter((v, i) => i % 2 === 0)
-  .forEach((kernel, i) => kernel.assign(tl.tensor(kernels[i], kernel.shape)));
-const optimizer = tl.train.adam(0.01);
-let vars = null;
-const step = tl.function((x, y) => {
-  const tape = new tl.GradientTape();
-  const prediction = tl.reshape(model.apply(tl.max(x, 1, true)), [-1]);
-  const loss = tl.losses.meanSquaredError(y, prediction);
-  vars ??= model.trainableWeights;
-  const grads = tape.gradient(loss, vars);
-  tape.dispose();
-  optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
-  return loss;
-}, { name: 'train_step', inputSignature: [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])],
-     callHistory: 1, recordTimings: false });
+// The model and step of ragged_js_bench.mjs.
+const model = raggedModel(tl, kernels);
+const signature = [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
+const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
+                         { name: 'train_step', inputSignature: signature, callHistory: 1, recordTimings: false });
 const examples = data.map((e) => [[tl.keep(tl.tensor(e.x, [1, e.length, 20])), tl.keep(tl.tensor(e.y, [1]))]]);
 
 // The kinds of work between calls. Each returns a number, summed into `sink`, so that none is optimized away.

@@ -12,6 +12,7 @@
 // build's JS/C++ ratio.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { raggedModel, raggedStep } from './ragged_model.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 if (!args.a || !args.b) {
@@ -26,7 +27,6 @@ if (!['eager', 'function', 'signature'].includes(mode)) {
 const blocks = Number(args.blocks ?? 8);
 const steps = Number(args.steps ?? (mode === 'eager' ? 10000 : 30000));
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const widths = [20, 10, 20, 40, 20, 10, 1];
 const config = { steps: 1000, examples: 1000, seed: 42 };
 
 /** One build: its model and examples, a JS block runner and a C++ runner. */
@@ -35,20 +35,7 @@ async function load(dist) {
   const tl = await loadTracelab({ autograph: false });
   const data = tl.experiments.raggedData(config);
   const kernels = tl.experiments.raggedKernels(config);
-  const model = tl.sequential({ layers: widths.slice(1).map((units, i) => tl.layers.dense({ units, activation: i < 5 ? 'relu' : undefined })) });
-  tl.tidy(() => model.apply(tl.zeros([1, 1, 20])));  // build
-  model.trainableWeights.filter((v, i) => i % 2 === 0).forEach((kernel, i) => tl.tidy(() => kernel.assign(tl.tensor(kernels[i], kernel.shape))));
-  const optimizer = tl.train.adam(0.01);
-  let vars = null;
-  const body = (x, y) => {
-    const tape = new tl.GradientTape();
-    const loss = tl.losses.meanSquaredError(y, tl.reshape(model.apply(tl.max(x, 1, true)), [-1]));
-    vars ??= model.trainableWeights;
-    const grads = tape.gradient(loss, vars);
-    tape.dispose();
-    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
-    return loss;
-  };
+  const body = raggedStep(tl, raggedModel(tl, kernels), tl.train.adam(0.01));
   const signature = [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
   const step = mode === 'eager' ? body
     : tl.function(body, { maxRetracingWarnings: 0, inputSignature: mode === 'signature' ? signature : undefined });

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { raggedModel, raggedStep, WIDTHS } from './ragged_model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -27,33 +28,9 @@ const tl = await loadTracelab();
 const config = { steps, examples: Math.min(steps, 1000), seed: 42 };
 const data = tl.experiments.raggedData(config);
 const kernels = tl.experiments.raggedKernels(config);
-const widths = [20, 10, 20, 40, 20, 10, 1];
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const steady = (times, skip) => median(times.slice(skip));
 
-/** The model in Tracelab's JS API, weights copied from the runner's initial kernels. */
-function tracelabModel() {
-  const dense = widths.slice(1).map((units, i) => tl.layers.dense({ units, activation: i < 5 ? 'relu' : undefined, seed: 1 }));
-  const model = tl.sequential({ layers: dense });
-  tl.tidy(() => model.apply(tl.zeros([1, 1, 20])));  // build
-  model.trainableWeights.filter((v, i) => i % 2 === 0).forEach((kernel, i) => kernel.assign(tl.tensor(kernels[i], kernel.shape)));
-  return model;
-}
-
-/** The step as the C++ runner's (RaggedTrainer::step) writes it, variable list read once after the build. */
-function tracelabStep(model, optimizer) {
-  let vars = null;
-  return (x, y) => {
-    const tape = new tl.GradientTape();
-    const prediction = tl.reshape(model.apply(tl.max(x, 1, true)), [-1]);
-    const loss = tl.losses.meanSquaredError(y, prediction);
-    vars ??= model.trainableWeights;
-    const grads = tape.gradient(loss, vars);
-    tape.dispose();
-    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
-    return loss;
-  };
-}
 
 /** The same step as TF.js users write it: optimizer.minimize (the gradients stay in the core). */
 function minimizeStep(model, optimizer) {
@@ -100,9 +77,9 @@ function runCpp(round) {
 //    JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge and the
 //    JavaScript API add.
 function runJs(mode, count) {
-  const model = tracelabModel();
+  const model = raggedModel(tl, kernels);
   const optimizer = tl.train.adam(0.01);
-  const body = mode === 'eager, minimize' ? minimizeStep(model, optimizer) : tracelabStep(model, optimizer);
+  const body = mode === 'eager, minimize' ? minimizeStep(model, optimizer) : raggedStep(tl, model, optimizer);
   const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
@@ -158,9 +135,9 @@ if (tf && tfjsSteps > 0) {
     await tf.setBackend(backend);
     await tf.ready();
     const weights = [];
-    for (let i = 0; i + 1 < widths.length; ++i) {
-      weights.push(tf.variable(tf.tensor2d(kernels[i], [widths[i], widths[i + 1]])));
-      weights.push(tf.variable(tf.zeros([widths[i + 1]])));
+    for (let i = 0; i + 1 < WIDTHS.length; ++i) {
+      weights.push(tf.variable(tf.tensor2d(kernels[i], [WIDTHS[i], WIDTHS[i + 1]])));
+      weights.push(tf.variable(tf.zeros([WIDTHS[i + 1]])));
     }
     const optimizer = tf.train.adam(0.01, 0.9, 0.999, 1e-7);
     const xs = data.map((e) => tf.tensor3d(e.x, [1, e.length, 20]));
