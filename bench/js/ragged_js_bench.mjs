@@ -31,7 +31,6 @@ const kernels = tl.experiments.raggedKernels(config);
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const steady = (times, skip) => median(times.slice(skip));
 
-
 /** The same step as TF.js users write it: optimizer.minimize (the gradients stay in the core). */
 function minimizeStep(model, optimizer) {
   const vars = model.trainableWeights;
