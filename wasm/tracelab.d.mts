@@ -116,8 +116,8 @@ export interface FunctionOptions {
   argNames?: string[];
   /** How many of the latest calls keep a record in `calls` (the oldest dropped): 100 by default, 0 for none. */
   callHistory?: number;
-  /** Time each call's graph into its record's `executeUs` (default true: two clock reads per call, ~0.1 µs in
-   *  WASM); false leaves it 0. */
+  /** Time each call's graph into its record's `executeUs` (default false: `executeUs` is 0; true costs two clock
+   *  reads per call, each a call out of WebAssembly, ~0.1 µs apiece in a training loop). */
   recordTimings?: boolean;
   /** Plan a graph with unknown dims per input shape when it runs (default true); false runs it as TensorFlow runs a
    *  generic graph: every shape rule on every call, fresh buffers. */

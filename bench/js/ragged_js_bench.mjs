@@ -69,12 +69,11 @@ function runCpp(round) {
 
 // 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
 //    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
-//    call history a tl.function keeps by default: 100 records, each call timed for its executeUs); the signature
-//    once more configured as the C++ runner configures its tl::function: one record kept, calls not timed
-//    (callHistory 1, recordTimings false; the runner times every step itself). Last, that function called by the
-//    core itself in a loop (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps): the same
-//    JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge and the
-//    JavaScript API add.
+//    options a tl.function has by default: 100 call records, untimed), the signature once more with each call timed
+//    into its record (recordTimings true: two clock reads per call). Last, the default signature function called
+//    by the core itself in a loop (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps):
+//    the same JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge
+//    and the JavaScript API add.
 function runJs(mode, count) {
   const model = raggedModel(tl, kernels);
   const optimizer = tl.train.adam(0.01);
@@ -82,15 +81,15 @@ function runJs(mode, count) {
   const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
-                          ...(mode.startsWith('signature, ') ? { callHistory: 1, recordTimings: false } : {}) });
+                          ...(mode === 'signature, recordTimings true' ? { recordTimings: true } : {}) });
   const run = mode.endsWith('from C++') ? { times: tl.experiments.timeCalls(step, examples, count), losses: [] }
     : timeSteps(count, step);
   model.dispose();
   step.dispose?.();
   return run;
 }
-const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings false',
-                 'signature, recordTimings false, from C++'];
+const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings true',
+                 'signature, from C++'];
 const examples = xs.map((x, k) => [x, ys[k]]);  // the argument lists of tl.experiments.timeCalls
 for (let round = 0; round < rounds; ++round) {
   runCpp(round);
@@ -177,8 +176,8 @@ const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
-console.log(`\nJS-driven / C++-driven, round by round: signature ${ratio('JS signature', 'C++ signature')}, configured as the runner (callHistory 1, recordTimings false) ${ratio('JS signature, recordTimings false', 'C++ signature')}; function ${ratio('JS function', 'C++ function')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
-console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven step configured as the runner ${ratio('JS signature, recordTimings false', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
+console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

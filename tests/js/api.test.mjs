@@ -319,19 +319,21 @@ test('tracing: the call history keeps the last callHistory records (100 by defau
   x.dispose();
 });
 
-test('tracing: recordTimings false keeps the records without their executeUs (as the ragged runner records)', () => {
+test('tracing: records are untimed by default; recordTimings true times each call into executeUs', () => {
   const a = tl.tidy(() => tl.keep(tl.ones([64, 64])));
-  const timed = tl.function((m) => tl.matMul(m, m), { name: 'timed' });
-  const untimed = tl.function((m) => tl.matMul(m, m), { name: 'untimed', recordTimings: false });
-  tl.tidy(() => { for (let i = 0; i < 5; ++i) { timed(a); untimed(a); } });
+  const untimed = tl.function((m) => tl.matMul(m, m), { name: 'untimed' });
+  const timed = tl.function((m) => tl.matMul(m, m), { name: 'timed', recordTimings: true });
+  const off = tl.function((m) => tl.matMul(m, m), { name: 'off', recordTimings: false });
+  tl.tidy(() => { for (let i = 0; i < 5; ++i) { untimed(a); timed(a); off(a); } });
   assert.equal(untimed.calls.length, 5);
   assert.deepEqual(untimed.calls.map((c) => c.traced), [true, false, false, false, false]);
   assert.ok(untimed.calls[0].traceUs > 0);                  // a trace is timed either way
   assert.ok(untimed.calls.every((c) => c.executeUs === 0));
+  assert.ok(off.calls.every((c) => c.executeUs === 0));
   assert.ok(timed.calls.every((c) => c.executeUs > 0));     // a 64x64 matmul takes well over a microsecond
   assert.throws(() => tl.function((m) => m, { name: 'bad', recordTimings: 1 }),
                 { name: 'InvalidArgument', message: /tl\.function 'bad': options\.recordTimings is the number 1; expected a boolean/ });
-  for (const f of [timed, untimed]) f.dispose();
+  for (const f of [untimed, timed, off]) f.dispose();
   a.dispose();
 });
 

@@ -29,7 +29,7 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   const out = runBench('bench/js/ragged_js_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
                                                         '--tfjs-steps', '0']);
   for (const mode of ['C++ eager', 'C++ function', 'C++ signature', 'JS eager', 'JS eager, minimize', 'JS function',
-                      'JS signature', 'JS signature, recordTimings false']) {
+                      'JS signature', 'JS signature, recordTimings true']) {
     // us/step, the rounds' range (none for one round), x C++ signature, the loss at step 100 and C++ eager's
     const name = mode.replace(/[+]/g, '\\+');
     const row = out.match(new RegExp(`^${name} +${number} .* (\\d+\\.\\d{6}) \\((\\d+\\.\\d{6})\\)$`, 'm'));
@@ -37,5 +37,6 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
     assert.equal(row[1], row[2], `${mode}: the loss at step 100 differs from C++ eager's`);
   }
   assert.match(out, /^JS-built signature from C\+\+ +\d+\.\d+ /m);
-  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: signature ${number}x`, 'm'));
+  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x; signature ${number}x`, 'm'));
+  assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
 });

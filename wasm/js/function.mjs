@@ -38,6 +38,12 @@ export const concreteRef = Symbol('tracelab.concreteFunction');
 
 /** How many call records a tl.function keeps unless its `callHistory` option says otherwise. */
 const DEFAULT_CALL_HISTORY = 100;
+/**
+ * Whether a call's record times its graph's run (`executeUs`) unless `recordTimings` says otherwise: no. The two
+ * clock reads are each a call out of WebAssembly into JavaScript, ~0.1 µs apiece in a training loop (3-4% of the
+ * ragged experiment's 7.6 µs step), on every call, for a figure most callers never read.
+ */
+const DEFAULT_RECORD_TIMINGS = false;
 
 export function makeFunction(engine, isVariable) {
   const core = engine.core;
@@ -58,8 +64,8 @@ export function makeFunction(engine, isVariable) {
 
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
-   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default true:
-   * each record's executeUs, two clock reads per call; false leaves it 0), onTrace, specializePlans
+   * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default false:
+   * executeUs is 0; true times each call's graph into it, two clock reads per call), onTrace, specializePlans
    * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call).
    */
   function tfFunction(fn, options) {
@@ -90,7 +96,9 @@ export function makeFunction(engine, isVariable) {
       let next = 0;
       return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
     });
-    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature, callHistory },
+    const recordTimings = options.recordTimings ?? DEFAULT_RECORD_TIMINGS;
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature, callHistory,
+                                              recordTimings },
                                             trampoline));
     const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
