@@ -12,7 +12,7 @@ import { makeAutograph } from './js/autograph.mjs';
 import { makeData } from './js/data.mjs';
 import * as errors from './js/errors.mjs';
 import { makeExperiments } from './js/experiment.mjs';
-import { makeFunction } from './js/function.mjs';
+import { concreteRef, makeFunction } from './js/function.mjs';
 import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
@@ -145,6 +145,11 @@ export async function loadTracelab(options) {
   };
   /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */
   tl.autograph = makeAutograph(tl, engine, converter ? await converter : null);
+  // The engine, the core's functions and a tl.function's core handle, for the benchmark that takes a call through
+  // the API apart (bench/js/facade_bench.mjs). Not part of the API: no checks, no stability.
+  Object.defineProperty(tl, Symbol.for('tracelab.internals'), {
+    value: Object.freeze({ core, engine, functionHandle: (f) => f[concreteRef]?.function }),
+  });
   return tl;
 }
 

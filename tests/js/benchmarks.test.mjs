@@ -40,3 +40,13 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x; signature ${number}x`, 'm'));
   assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
 });
+
+test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {
+  const out = runBench('bench/js/facade_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100']);
+  for (const level of ['core (timeCalls)', 'the bare crossing', '+ tidy', '+ the result as a Tensor', '+ dataSync',
+                       'the API', 'the API, recordTimings true'])
+    assert.match(out, new RegExp(`^${level.replace(/[()+]/g, '\\$&')} +${number} +${number} `, 'm'),
+                 `no row for '${level}' in:\n${out}`);
+  assert.match(out, /^core \(timeCalls\) +\S+ +1\.000 /m);
+  assert.match(out, /the loss at step 100, every JavaScript level: equal \(\d+\.\d{6}\)/);
+});
