@@ -12,8 +12,9 @@
 //   the API: tl.tidy(() => f(x, y).dataSync()[0]), through the tl.function's own call (its argument checks);
 //   the API with recordTimings true: the same, each call timed into its record (two clock reads from WebAssembly).
 // The levels run one after the other in every round, each round starting one level further on (after a warm-up
-// round of --warmup steps each, untimed); a level's ratio to the core's is taken within a round, and the figures printed are medians over the rounds with the
-// rounds' range. The engine's internals come from tl[Symbol.for('tracelab.internals')], which is not API.
+// round of --warmup steps each, untimed); a level's ratio to the core's is taken within a round, and the figures
+// printed are medians over the rounds with the rounds' range. The engine's internals come from
+// tl[Symbol.for('tracelab.internals')], which is not API.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedModel, raggedStep } from './ragged_model.mjs';
@@ -91,8 +92,8 @@ const us = Object.fromEntries(names.map((n) => [n, []]));
 const lossAt100 = {};
 for (let round = 0; round < rounds; ++round)
   for (const name of names.map((_, i) => names[(i + round) % names.length])) {  // each round starts one level on
-    const { us: median, losses } = run(name, steps);
-    us[name].push(median);
+    const { us: stepUs, losses } = run(name, steps);
+    us[name].push(stepUs);
     if (round === 0 && losses && losses.length > 100) lossAt100[name] = losses[100];
   }
 
