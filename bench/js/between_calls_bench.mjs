@@ -11,7 +11,7 @@
 // Last, what the JavaScript API and the bridge crossing add to one call, as a share of the ragged step.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { raggedModel, raggedStep } from './ragged_model.mjs';
+import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
@@ -29,10 +29,11 @@ const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.fl
 
 // The model and step of ragged_js_bench.mjs.
 const model = raggedModel(tl, kernels);
-const signature = [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
+const signature = raggedSignature(tl);
 const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
                          { name: 'train_step', inputSignature: signature, callHistory: 1, recordTimings: false });
-const examples = data.map((e) => [[tl.keep(tl.tensor(e.x, [1, e.length, 20])), tl.keep(tl.tensor(e.y, [1]))]]);
+const { xs, ys } = raggedExamples(tl, data);
+const examples = xs.map((x, k) => [[x, ys[k]]]);  // one argument list per timeCalls call
 
 // The kinds of work between calls. Each returns a number, summed into `sink`, so that none is optimized away.
 const buffer = new Float64Array(32768);  // 256 KB

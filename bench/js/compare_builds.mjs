@@ -12,7 +12,7 @@
 // build's JS/C++ ratio.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { raggedModel, raggedStep } from './ragged_model.mjs';
+import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 if (!args.a || !args.b) {
@@ -36,11 +36,10 @@ async function load(dist) {
   const data = tl.experiments.raggedData(config);
   const kernels = tl.experiments.raggedKernels(config);
   const body = raggedStep(tl, raggedModel(tl, kernels), tl.train.adam(0.01));
-  const signature = [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
   const step = mode === 'eager' ? body
-    : tl.function(body, { maxRetracingWarnings: 0, inputSignature: mode === 'signature' ? signature : undefined });
-  const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
-  const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+    : tl.function(body, { maxRetracingWarnings: 0,
+                          inputSignature: mode === 'signature' ? raggedSignature(tl) : undefined });
+  const { xs, ys } = raggedExamples(tl, data);
   return {
     js(count) {
       const times = new Float64Array(count);

@@ -17,7 +17,7 @@
 // tl[Symbol.for('tracelab.internals')], which is not API.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { raggedModel, raggedStep } from './ragged_model.mjs';
+import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
@@ -33,10 +33,9 @@ const { core, engine, functionHandle } = tl[Symbol.for('tracelab.internals')];
 const config = { steps: 1000, examples: 1000, seed: 42 };
 const data = tl.experiments.raggedData(config);
 const kernels = tl.experiments.raggedKernels(config);
-const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
-const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+const { xs, ys } = raggedExamples(tl, data);
 const examples = xs.map((x, k) => [x, ys[k]]);
-const signature = [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
+const signature = raggedSignature(tl);
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 /** The bridge alone: handles staged by hand, one call, the loss read from the heap, the result's handle released. */

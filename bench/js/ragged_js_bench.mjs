@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { raggedModel, raggedStep, WIDTHS } from './ragged_model.mjs';
+import { raggedExamples, raggedModel, raggedSignature, raggedStep, WIDTHS } from './ragged_model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -39,8 +39,7 @@ function minimizeStep(model, optimizer) {
 
 // The examples as tensors, made once and used by every JS mode, as the runner makes its examples once per run and
 // trains every mode on them.
-const xs = data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20])));
-const ys = data.map((e) => tl.keep(tl.tensor(e.y, [1])));
+const { xs, ys } = raggedExamples(tl, data);
 
 /** Runs `step` on every example, timing each call (including reading the loss). */
 function timeSteps(count, step) {
@@ -78,7 +77,7 @@ function runJs(mode, count) {
   const model = raggedModel(tl, kernels);
   const optimizer = tl.train.adam(0.01);
   const body = mode === 'eager, minimize' ? minimizeStep(model, optimizer) : raggedStep(tl, model, optimizer);
-  const signature = mode.startsWith('signature') ? [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])] : undefined;
+  const signature = mode.startsWith('signature') ? raggedSignature(tl) : undefined;
   const step = mode.startsWith('eager') ? body
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
                           ...(mode === 'signature, recordTimings true' ? { recordTimings: true } : {}) });

@@ -16,6 +16,18 @@ export function raggedModel(tl, kernels) {
 }
 
 /**
+ * The examples of `data` (tl.experiments.raggedData(config)) as tensors kept out of every tidy, made once and shared
+ * by every mode, as the runner makes its examples once per run: xs[k] of shape (1, length, 20), ys[k] of shape (1).
+ */
+export function raggedExamples(tl, data) {
+  return { xs: data.map((e) => tl.keep(tl.tensor(e.x, [1, e.length, 20]))),
+           ys: data.map((e) => tl.keep(tl.tensor(e.y, [1]))) };
+}
+
+/** The runner's input signature: x of shape (None, None, 20), y of shape (None). */
+export const raggedSignature = (tl) => [new tl.TensorSpec([null, null, 20]), new tl.TensorSpec([null])];
+
+/**
  * The train step (x, y) => loss: a tape around the forward pass and the loss, the gradients of the trainable
  * weights (their list read once, after the first call built nothing new), Adam's update.
  */
