@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "tracelab/graph/executor.h"
 #include "tracelab/graph/graph.h"
 #include "tracelab/graph/passes.h"
 
@@ -428,6 +429,34 @@ TEST_CASE("graph/passes/fuse_elementwise: single-use float32 elementwise trees b
   auto before = run_graph(g, args), after = run_graph(f, args);
   CHECK(close(after[0], before[0]));
   CHECK(after[1].to_vector<bool>() == before[1].to_vector<bool>());
+}
+
+TEST_CASE("graph/passes/fuse_elementwise: what follows from metas and constants stays out, for the plan to fold") {
+  // d mean(x) / dx for an unknown batch, as the backward pass writes it, times an upstream gradient:
+  // ((zeros_like(x) + 1) / sum(ones_like(x)) * 2) * exp(x). Only exp and the last mul depend on x's values.
+  auto g = std::make_shared<Graph>();
+  auto x = g->add_input(f32({-1}), "x");
+  auto seed = g->add_op("add", {g->add_op("zeros_like", {x})[0], g->add_constant(constant({1.f}, {1}))})[0];
+  auto count = g->add_op("reduce_sum", {g->add_op("ones_like", {x})[0]},
+                         Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
+  auto scale = g->add_op("mul", {g->add_op("div", {seed, count})[0], g->add_constant(scalar(2.f))})[0];
+  g->set_outputs({g->add_op("mul", {scale, g->add_op("exp", {x})[0]})[0]});
+  auto f = std::make_shared<Graph>(graph::fuse_elementwise(*g));
+  f->verify();
+  std::vector<std::string> fused_members;
+  for (const graph::Node& node : f->nodes())
+    if (node.kind == NodeKind::op && node.op->name() == "fused_elementwise")
+      for (const graph::Node& member : node.subgraphs[0]->nodes())
+        if (member.kind == NodeKind::op) fused_members.push_back(member.op->name());
+  CHECK(fused_members == std::vector<std::string>{"exp", "mul"});  // add, div and mul by 2 stay plain nodes
+  // A plan folds them (with zeros_like, ones_like and the count): the call runs the fused exp * scale alone.
+  graph::Executor exec(f);
+  for (std::int64_t n : {5, 3}) {
+    Tensor input = Generator(70 + n).uniform({n});
+    std::vector<Tensor> out = exec.run(std::vector<Tensor>{input});
+    CHECK(exec.num_folded() == 6);
+    CHECK(testing::same_bits(out[0], run_graph(*g, {input})[0]));  // the same ops in the same order: the same bits
+  }
 }
 
 namespace {
