@@ -7,6 +7,7 @@
 #include <set>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -226,6 +227,7 @@ TEST_CASE("executor/planned views: a reshape whose input dies there keeps the in
     // reshapes whose inputs die would each need a slot of their own (5).
     CHECK(exec.num_slots() == 4);
     CHECK(exec.num_forwarded() == 2);  // the flat reshape of relu's output, the copy's reshape
+    CHECK(exec.num_copied() == 1);     // the reshape of h: its bytes copied into its slot, without the kernel
     CHECK(same_bits(out1[0], expected(x1)[0]));
     CHECK(same_bits(out1[1], expected(x1)[1]));
     CHECK(out1[0].shape() == Shape{24});
@@ -239,6 +241,39 @@ TEST_CASE("executor/planned views: a reshape whose input dies there keeps the in
     exec.run(std::vector<Tensor>{x1});
     CHECK(allocations_of_run(exec, {x2}) == 0);
     CHECK(same_bits(exec.run(std::vector<Tensor>{x1})[0], expected(x1)[0]));
+  }
+}
+
+TEST_CASE("executor/planned copies: a reduction over axes of size 1 copies its input, bit for bit") {
+  // A bias gradient over an unknown batch: reduce_sum over axes 0 and 1 of f32[?,1,3], while the input lives on
+  // into a reshape; and int32 max / float mean over the size-1 axis. With one row every reduction reduces one
+  // element per output (a copy); with two, reduce_sum sums.
+  auto g = std::make_shared<Graph>();
+  auto x = g->add_input(f32({-1, 1, 3}), "x");
+  auto n = g->add_input(i32({-1, 1}), "n");
+  auto sum = g->add_op("reduce_sum", {x}, {{"axes", Ints{0, 1}}})[0];
+  auto mean = g->add_op("reduce_mean", {x}, {{"axes", Ints{1}}, {"keepdims", true}})[0];
+  auto top = g->add_op("reduce_max", {n}, {{"axes", Ints{-1}}})[0];
+  auto flat = g->add_op("reshape", {x}, {{"shape", Ints{-1}}})[0];
+  g->set_outputs({sum, mean, top, flat});
+  Executor exec(g);
+  REQUIRE(exec.specializes());
+  for (std::int64_t rows : {1, 2, 1}) {
+    CAPTURE(rows);
+    Tensor xs = Generator(80 + rows).uniform({rows, 1, 3});
+    xs.mutable_data<float>()[1] = -0.f;  // a sum over one element keeps its sign: -0, as TensorFlow's copy does
+    Tensor ns = constant(rows == 1 ? std::vector<std::int32_t>{-7} : std::vector<std::int32_t>{-7, 5}, {rows, 1});
+    std::vector<Tensor> out = exec.run(std::vector<Tensor>{xs, ns});
+    // One row: the three reductions copy, and so does the reshape (its input is a graph input, which has no slot
+    // to hand on). Two rows: reduce_sum reduces; the mean and the max over the size-1 axis still copy.
+    CHECK(exec.num_copied() == (rows == 1 ? 4u : 3u));
+    CHECK(same_bits(out[0], reduce_sum(xs, {0, 1})));
+    CHECK(same_bits(out[1], reduce_mean(xs, {1}, true)));
+    CHECK(same_bits(out[2], reduce_max(ns, {-1})));
+    CHECK(same_bits(out[3], reshape(xs, {-1})));
+    if (rows == 1) CHECK(std::signbit(out[0].to_vector<float>()[1]));
+    out.clear();
+    CHECK(allocations_of_run(exec, {xs, ns}) == 0);
   }
 }
 

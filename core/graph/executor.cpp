@@ -121,7 +121,9 @@ void Executor::run_op(const Step& step) {
         values_[step.first_output + i] = plan_->known[step.first_output + i];
       return;
     }
-    if (forward_input(step)) return;
+    if (action == StepAction::forward && forward_input(step)) return;
+    copy_input(step);  // StepAction::copy, or a forward whose input's slot someone else holds
+    return;
   }
   for (std::size_t i = 0; i < step.num_inputs; ++i) args_[i] = &values_[input_ids_[step.first_input + i]];
   const TensorRefs args(args_.data(), step.num_inputs);
@@ -155,6 +157,16 @@ bool Executor::forward_input(const Step& step) {
   plan_->slot_meta_of[index] = plan_->meta_class[out];
   values_[out] = slot;
   return true;
+}
+
+/// A step whose output is its input 0's bytes as they are (StepAction::copy, or a view op whose forward failed):
+/// they are copied into the output's slot, without the kernel.
+void Executor::copy_input(const Step& step) {
+  const Tensor& in = values_[input_ids_[step.first_input]];
+  acquire_slot(step.first_output);
+  const Tensor& out = values_[step.first_output];
+  const std::size_t bytes = static_cast<std::size_t>(out.num_elements()) * dtype_size(out.dtype());
+  if (bytes > 0) std::memcpy(out.impl().buffer->data(), in.impl().buffer->data(), bytes);  // never the same slot
 }
 
 /// True when every output is still its planned slot's tensor (the kernel wrote into it): its meta is the plan's.

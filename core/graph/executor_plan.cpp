@@ -244,11 +244,23 @@ void Executor::compute_releases(std::size_t num_values, const std::vector<std::s
   }
 }
 
+/// True for an op step whose output, for the plan's metas, is its input 0's bytes as they are: a view op, or an op
+/// with trait::copy_when_same_size whose output has as many elements as input 0 (a reduction over axes of size 1),
+/// of one dtype. The call copies them (StepAction::copy) instead of running the kernel.
+bool Executor::copies_input(const Step& step, const Plan& plan) const {
+  if (step.num_inputs == 0 || step.num_outputs != 1 ||
+      !(step.op->has(trait::view) || step.op->has(trait::copy_when_same_size)))
+    return false;
+  const TensorMeta &in = *plan.value_meta[input_ids_[step.first_input]], &out = *plan.value_meta[step.first_output];
+  return in.dtype == out.dtype && in.shape.num_elements() == out.shape.num_elements();
+}
+
 /// Greedy slot assignment in schedule order: an output takes a free slot of its dtype and byte size, or a new
 /// one; slots of values released after node k become free for the nodes after k (never for k's own outputs,
 /// which the kernel writes while it still reads its inputs). The exceptions: a view op (trait::view) whose input
 /// has a slot and dies at that node, whose output keeps the input's slot, and no kernel runs (forward_input); and
-/// a folded step, whose outputs are the plan's own tensors (`known`).
+/// a folded step, whose outputs are the plan's own tensors (`known`). A step that only copies its input's bytes
+/// (copies_input) gets a slot as any step does, and the call copies into it without the kernel.
 void Executor::plan_slots(Plan& plan) const {
   auto& slot_of_value = plan.slot_of_value;
   auto& slot_metas = plan.slot_metas;
@@ -270,6 +282,7 @@ void Executor::plan_slots(Plan& plan) const {
       }
     }
     if (step.op != nullptr && !step.dynamic_outputs && forwarded == npos && !known) {
+      if (copies_input(step, plan)) plan.actions[k] = StepAction::copy;
       for (std::size_t i = 0; i < step.num_outputs; ++i) {
         const TensorMeta& meta = *plan.value_meta[step.first_output + i];
         auto fits = [&](std::size_t s) {

@@ -325,6 +325,7 @@ void reduction_gradient(const GradContext& c, std::span<Tensor> d) {
 template <Reduction K>
 void reduction(OpRegistry& registry, const char* name, const char* doc) {
   registry.op(name).doc(doc).inputs(1).attr<Ints>("axes").attr<bool>("keepdims")
+      .traits(trait::copy_when_same_size)  // every output value reduces one element (reduce_pass: n == 1)
       .shape_fn([](ShapeContext& ctx) { reduce_shape(ctx, K); })
       .kernel([](KernelContext& ctx) {
         if (ctx.input(0).dtype() == DType::int32) reduce_kernel<K, I32>(ctx);

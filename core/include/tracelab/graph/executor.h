@@ -68,6 +68,14 @@ class Executor {
     return static_cast<std::size_t>(
         std::count(last_plan_->actions.begin(), last_plan_->actions.end(), StepAction::forward));
   }
+  /// Steps of the static plan, or of the last plan used, that copy their input's bytes into their output's slot
+  /// without the kernel: view ops whose input lives on, and reductions over axes of size 1
+  /// (trait::copy_when_same_size).
+  std::size_t num_copied() const noexcept {
+    if (last_plan_ == nullptr) return 0;
+    return static_cast<std::size_t>(
+        std::count(last_plan_->actions.begin(), last_plan_->actions.end(), StepAction::copy));
+  }
   /// Steps of the static plan, or of the last plan used, that the plan ran once when it was made (their outputs
   /// depend on metas and constants alone; see fold_known_values): a call binds their results.
   std::size_t num_folded() const noexcept {
@@ -111,6 +119,9 @@ class Executor {
     /// Run once when the plan was made (fold_known_values): its outputs depend on metas and constants alone, and
     /// the step binds the plan's tensors (`known`) instead of running the kernel.
     known,
+    /// An op whose output, for this plan's metas, is its input 0's bytes as they are (trait::view not forwarded,
+    /// or trait::copy_when_same_size at equal sizes): the step copies them into the output's slot (copy_input).
+    copy,
   };
 
   /// Buffers planned for one set of value metas: the graph's own (static) or inferred for input shapes.
@@ -139,6 +150,7 @@ class Executor {
   void compute_releases(std::size_t num_values, const std::vector<std::size_t>& value_node);
   void fold_known_values(Plan& plan) const;
   void plan_slots(Plan& plan) const;
+  bool copies_input(const Step& step, const Plan& plan) const;
   Plan* plan_for(std::span<const Tensor> inputs);
   std::unique_ptr<Plan> specialize(std::span<const Tensor> inputs) const;
   void check_inputs(std::span<const Tensor> inputs) const;
@@ -147,6 +159,7 @@ class Executor {
   void run_step(const Step& step, std::span<const Tensor> inputs);
   void run_op(const Step& step);
   bool forward_input(const Step& step);
+  void copy_input(const Step& step);
   void prepare_outputs(const Step& step, TensorRefs args);
   void check_outputs(const Step& step, std::span<Tensor> outputs) const;
   bool in_planned_slots(const Step& step, std::span<const Tensor> outputs) const;

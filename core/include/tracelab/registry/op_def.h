@@ -69,6 +69,12 @@ inline constexpr std::uint32_t view = 1u << 8;
 /// the others): fused_elementwise, whose body has a fixed form; dataset_loop, whose body was optimized when it
 /// was traced; while_grad, which replays its body op by op under a tape.
 inline constexpr std::uint32_t subgraphs_as_is = 1u << 9;
+/// Whenever the output has as many elements as input 0, it holds input 0's elements in order, bit for bit, under
+/// the output's meta (reduce_sum, reduce_mean, reduce_max and reduce_min over axes of size 1, as the backward pass
+/// makes them for a batch of one). The graph executor's plan, which knows every meta, runs such a step as a copy
+/// into the output's slot instead of calling the kernel (Executor's StepAction::copy); so it runs a view op whose
+/// input lives on.
+inline constexpr std::uint32_t copy_when_same_size = 1u << 10;
 }  // namespace trait
 
 /// What a shape/dtype rule sees: the input metas (dims may be -1 = unknown), the attrs, and outputs to fill.
