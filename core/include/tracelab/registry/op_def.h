@@ -61,9 +61,9 @@ inline constexpr std::uint32_t reads_only_metas = 1u << 7;
 /// The output is input 0's elements, in order, under the output's meta (reshape, expand_dims, squeeze, identity,
 /// stop_gradient): an eager call returns a tensor sharing input 0's buffer instead of running the kernel, as
 /// TensorFlow's reshape forwards its input's buffer. Sharing is safe because nothing writes a buffer in place
-/// unless it is exclusively owned (detail::exclusively_owned). The graph executor hands a dying input's planned
-/// slot on to the output without the kernel (Executor::forward_input); otherwise the kernel copies into the
-/// output's slot.
+/// unless it is exclusively owned (detail::exclusively_owned). A graph executor's plan hands a dying input's slot
+/// on to the output without the kernel (Executor::forward_input), and otherwise copies the input's bytes into the
+/// output's slot, also without the kernel; an executor without a plan runs the kernel, a copy.
 inline constexpr std::uint32_t view = 1u << 8;
 /// A structured op whose sub-graphs the optimizer leaves as they are (graph::optimize rewrites the sub-graphs of
 /// the others): fused_elementwise, whose body has a fixed form; dataset_loop, whose body was optimized when it
@@ -72,7 +72,7 @@ inline constexpr std::uint32_t subgraphs_as_is = 1u << 9;
 /// Whenever the output has as many elements as input 0, it holds input 0's elements in order, bit for bit, under
 /// the output's meta (reduce_sum, reduce_mean, reduce_max and reduce_min over axes of size 1, as the backward pass
 /// makes them for a batch of one). The graph executor's plan, which knows every meta, runs such a step as a copy
-/// into the output's slot instead of calling the kernel (Executor's StepAction::copy); so it runs a view op whose
+/// into the output's slot instead of calling the kernel (Executor's StepAction::copy), as it runs a view op whose
 /// input lives on.
 inline constexpr std::uint32_t copy_when_same_size = 1u << 10;
 }  // namespace trait
