@@ -333,10 +333,7 @@ TEST_CASE("executor/plans fold what depends on metas alone: a mean's gradient se
   // d mean(x) / dx as the backward pass writes it for an unknown batch: (zeros_like(x) + 1) / sum(ones_like(x)).
   auto g = std::make_shared<Graph>();
   auto x = g->add_input(f32({-1}), "x");
-  auto seed = g->add_op("add", {g->add_op("zeros_like", {x})[0], g->add_constant(constant({1.f}, {1}))})[0];
-  auto count = g->add_op("reduce_sum", {g->add_op("ones_like", {x})[0]},
-                         Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
-  auto grad = g->add_op("div", {seed, count})[0];
+  auto [grad, count] = testing::mean_gradient_seed(*g, x);
   g->set_outputs({g->add_op("mul", {grad, x})[0], count});
   Executor exec(g);
   REQUIRE(exec.specializes());

@@ -436,10 +436,7 @@ TEST_CASE("graph/passes/fuse_elementwise: what follows from metas and constants 
   // ((zeros_like(x) + 1) / sum(ones_like(x)) * 2) * exp(x). Only exp and the last mul depend on x's values.
   auto g = std::make_shared<Graph>();
   auto x = g->add_input(f32({-1}), "x");
-  auto seed = g->add_op("add", {g->add_op("zeros_like", {x})[0], g->add_constant(constant({1.f}, {1}))})[0];
-  auto count = g->add_op("reduce_sum", {g->add_op("ones_like", {x})[0]},
-                         Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
-  auto scale = g->add_op("mul", {g->add_op("div", {seed, count})[0], g->add_constant(scalar(2.f))})[0];
+  auto scale = g->add_op("mul", {testing::mean_gradient_seed(*g, x).first, g->add_constant(scalar(2.f))})[0];
   g->set_outputs({g->add_op("mul", {scale, g->add_op("exp", {x})[0]})[0]});
   auto f = std::make_shared<Graph>(graph::fuse_elementwise(*g));
   f->verify();

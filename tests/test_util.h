@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tracelab/tracelab.h"
@@ -22,6 +23,16 @@ inline bool same_bits(const Tensor& a, const Tensor& b) {
 /// A float32 / int32 meta; dims may be -1 (unknown), as while tracing.
 inline TensorMeta f32(Shape shape) { return {float32, std::move(shape)}; }
 inline TensorMeta i32(Shape shape) { return {int32, std::move(shape)}; }
+
+/// d mean(x) / dx as the backward pass writes it for a rank-1 x of unknown size, added to `g`: {(zeros_like(x) + 1)
+/// / count, count}, with count = reduce_sum(ones_like(x)) over the last axis, kept. Everything in it follows from
+/// x's meta: constant folding keeps it in a graph with unknown dims, and an executor's plan computes it once.
+inline std::pair<graph::ValueRef, graph::ValueRef> mean_gradient_seed(graph::Graph& g, graph::ValueRef x) {
+  auto seed = g.add_op("add", {g.add_op("zeros_like", {x})[0], g.add_constant(constant({1.f}, {1}))})[0];
+  auto count = g.add_op("reduce_sum", {g.add_op("ones_like", {x})[0]},
+                        Attrs().set("axes", Ints{-1}).set("keepdims", true))[0];
+  return {g.add_op("div", {seed, count})[0], count};
+}
 
 /// The output meta that op `name`'s shape rule gives for `inputs` (no kernel runs).
 inline TensorMeta infer(const char* name, std::vector<TensorMeta> inputs, const Attrs& attrs = {}) {

@@ -1,6 +1,7 @@
 // The tutorials in headless Chromium: every cell of every lesson runs and passes its live check; the pages obey
 // their Content-Security-Policy (no inline scripts; CodeMirror styles through constructed sheets; no violations);
-// lesson 7's graphs show their cond branches and while bodies, nested, and a click closes and opens a loop;
+// lesson 2 draws a fused_elementwise with its member ops inside; lesson 7's graphs show their cond branches and
+// while bodies, nested, and a click closes and opens a loop;
 // an edited cell that throws shows the error under it and Reset brings the page's code back; an edited cell that
 // computes something else fails its check; a runaway cell
 // (`while (true) {}`) is stopped by terminating the worker and the page keeps working. Screenshots go to
@@ -110,6 +111,14 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
       else assert.equal(cell.check, 'pass', `${lesson.page} ${cell.name}: ${cell.verdict}\n${cell.output}`);
     }
     if (lesson.page === 'side-effects.html') assert.ok(await page.locator('.out-graph svg').count() >= 1, 'a graph is drawn');
+    if (lesson.page === 'graphs-vs-eager.html') {
+      // The small ops' three rounds, optimized: one fused_elementwise drawn opened, its nine member ops in its body.
+      const frames = await framesOf(page, 'small-ops');
+      const fused = frames.find((f) => f.cluster === 'op' && /^%\d+ fused_elementwise$/.test(f.label));
+      assert.ok(fused, `a fused_elementwise drawn opened: ${JSON.stringify(frames)}`);
+      const body = frames.find((f) => f.cluster === 'subgraph' && f.label === 'body' && f.path === `${fused.path}/0`);
+      assert.ok(body?.nodes >= 9, `its body holds the member ops: ${JSON.stringify(body)}`);
+    }
     if (lesson.page === 'autograph.html') {
       // The converted code is shown, and the inspector draws the traced graphs' cond and while_loop nodes.
       const code = await page.$$eval('.out-code pre', (blocks) => blocks.map((block) => block.textContent).join('\n'));
