@@ -180,19 +180,20 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
 /// zeros_like and ones_like, which the backward pass seeds gradients with), or on constants and such values (the
 /// reduce_sum of a ones_like that counts a mean's elements), gives the same outputs on every call of the plan. It
 /// runs once here, as constant folding runs it for a graph whose shapes are all known; a call binds its results.
-/// A graph with unknown dims keeps these nodes, and each specialized plan folds them for its shapes. Only pure
-/// nodes are folded (is_pure: not stateful, side-effecting, dynamic-output or structured), and not: outputs (or
-/// inputs standing in for their metas) over kMaxKnownElements, or an op whose kernel throws (it runs on the call,
-/// and fails there as it would).
+/// A graph with unknown dims keeps these nodes, and each specialized plan folds them for its shapes. The nodes it
+/// may fold are those follows_from_metas names (pure: not stateful, side-effecting, dynamic-output or structured),
+/// and not: outputs (or inputs standing in for their metas) over kMaxKnownElements, or an op whose kernel throws
+/// (it runs on the call, and fails there as it would).
 void Executor::fold_known_values(Plan& plan) const {
   plan.actions.assign(steps_.size(), StepAction::kernel);
   plan.known.assign(plan.value_meta.size(), Tensor());
+  const std::vector<bool> follows = follows_from_metas(*graph_);  // one step per node, in order
   std::vector<Tensor> args, results;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const Step& step = steps_[k];
     const Node& node = *step.node;
     if (node.kind == NodeKind::constant) plan.known[step.first_output] = node.value;
-    if (!is_pure(node)) continue;
+    if (node.kind != NodeKind::op || !follows[k]) continue;
     const bool metas_suffice = step.op->has(trait::reads_only_metas);
     auto small = [&](std::size_t value) { return plan.value_meta[value]->shape.num_elements() <= kMaxKnownElements; };
     bool foldable = true;

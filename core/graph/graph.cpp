@@ -1,6 +1,8 @@
 // Graph building, accessors and the verifier. Text and JSON forms live in printer.cpp and json_*.cpp.
 #include "tracelab/graph/graph.h"
 
+#include <algorithm>
+
 #include "tracelab/registry/registry.h"
 
 namespace tl::graph {
@@ -126,6 +128,18 @@ bool is_pure(const Node& node) {
   return node.kind == NodeKind::op && node.op != nullptr && node.subgraphs.empty() && node.variables.empty() &&
          !node.outputs.empty() && !node.op->has(trait::dynamic_outputs) && !has_side_effects(node) &&
          OpRegistry::global().find(node.op->name()) == node.op;
+}
+
+std::vector<bool> follows_from_metas(const Graph& graph) {
+  std::vector<bool> follows(graph.num_nodes(), false);
+  for (std::size_t i = 0; i < graph.num_nodes(); ++i) {
+    const Node& node = graph.node(i);
+    if (node.kind == NodeKind::constant) follows[i] = true;
+    else if (is_pure(node))
+      follows[i] = node.op->has(trait::reads_only_metas) ||
+                   std::all_of(node.inputs.begin(), node.inputs.end(), [&](const ValueRef& v) { return follows[v.node]; });
+  }
+  return follows;
 }
 
 bool has_side_effects(const Graph& graph) {

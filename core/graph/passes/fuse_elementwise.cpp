@@ -3,7 +3,7 @@
 // at the position of the tree's root. Members must have no attributes, no effects and a gradient (so the fused
 // op stays differentiable). Its inputs are the tree's external operands, each once, in order of first use; its
 // body sub-graph holds one input per external operand and the members in graph order, the root's value returned.
-// A node whose value follows from constants and metas alone (see known_from_metas) is never a member: a graph with
+// A node whose value follows from constants and metas alone (follows_from_metas) is never a member: a graph with
 // unknown dims keeps such nodes, and each executor plan computes them once for its shapes (a mean's gradient
 // seeds `(zeros_like(x) + 1) / count`), where inside a fused node they would run on every call.
 #include <algorithm>
@@ -14,21 +14,6 @@
 
 namespace tl::graph {
 namespace {
-
-/// Per node: its values follow from constants and the metas of other values alone (a constant; a pure node with
-/// trait::reads_only_metas, such as zeros_like or ones_like; a pure node whose inputs are all such values), so an
-/// executor's plan, which knows every meta, can compute them before the call (Executor::fold_known_values).
-std::vector<bool> known_from_metas(const Graph& g) {
-  std::vector<bool> known(g.num_nodes(), false);
-  for (std::size_t i = 0; i < g.num_nodes(); ++i) {
-    const Node& node = g.node(i);
-    if (node.kind == NodeKind::constant) known[i] = true;
-    else if (is_pure(node))
-      known[i] = node.op->has(trait::reads_only_metas) ||
-                 std::all_of(node.inputs.begin(), node.inputs.end(), [&](const ValueRef& v) { return known[v.node]; });
-  }
-  return known;
-}
 
 bool fusible(const Graph& g, const Node& node) {
   if (!detail::is_registry_op(node) || has_side_effects(node) || !node.op->has(trait::elementwise) ||
@@ -92,7 +77,7 @@ std::pair<std::shared_ptr<const Graph>, std::vector<ValueRef>> body_of(const Gra
 
 Graph fuse_elementwise(const Graph& g) {
   const auto users = detail::sole_users(g);
-  const std::vector<bool> known = known_from_metas(g);
+  const std::vector<bool> known = follows_from_metas(g);
   std::vector<bool> grouped(g.num_nodes(), false);
   std::vector<std::vector<std::size_t>> tree_at(g.num_nodes());  // root -> members
   std::vector<bool> absorbed(g.num_nodes(), false);

@@ -153,6 +153,11 @@ bool has_side_effects(const Node& node);
 /// sub-graphs, variables, side effects or dynamic outputs. Constant folding runs such nodes on constants, and an
 /// executor's plan runs them once when their inputs are known to it.
 bool is_pure(const Node& node);
+/// Per node of `graph`: its values follow from constants and the metas of other values alone — a constant, a pure
+/// node with trait::reads_only_metas (zeros_like, ones_like), or a pure node whose inputs all follow so. An
+/// executor's plan, which knows every meta, computes such nodes once (up to a size; Executor::fold_known_values),
+/// and fuse_elementwise leaves them out of fused nodes for that reason.
+std::vector<bool> follows_from_metas(const Graph& graph);
 
 }  // namespace tl::graph
 
