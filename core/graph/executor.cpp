@@ -8,20 +8,28 @@
 
 namespace tl::graph {
 
-/// Marks the executor as running and, on every exit (normal or by exception), drops every value handle the
-/// call still holds, so a failed call leaves nothing half-held and the next call starts clean.
+/// Marks the executor as running and, on every exit, drops every value handle the call still holds, so the next
+/// call starts clean. A call that ran every step holds only the graph's outputs (the schedule released every other
+/// value after its last use): `finished()` says so, and only those are dropped. A call that failed part-way may hold
+/// any value: all of them are dropped, so it leaves nothing half-held.
 class Executor::RunScope {
  public:
   explicit RunScope(Executor& executor) : executor_(executor) { executor_.running_ = true; }
   RunScope(const RunScope&) = delete;
   RunScope& operator=(const RunScope&) = delete;
   ~RunScope() {
-    for (Tensor& value : executor_.values_) value = Tensor();
+    if (finished_) {
+      for (std::size_t v : executor_.output_ids_) executor_.values_[v] = Tensor();
+    } else {
+      for (Tensor& value : executor_.values_) value = Tensor();
+    }
     executor_.running_ = false;
   }
+  void finished() noexcept { finished_ = true; }
 
  private:
   Executor& executor_;
+  bool finished_ = false;
 };
 
 using tl::detail::exclusively_owned;
@@ -38,23 +46,25 @@ std::vector<Tensor> Executor::run(std::span<const Tensor> inputs) {
   RunScope scope(*this);
   check_inputs(inputs);
   plan_ = plan_for(inputs);
-  for (const Step& step : steps_) {
-    run_step(step, inputs);
+  for (std::size_t index = 0; index < steps_.size(); ++index) {
+    const Step& step = steps_[index];
+    run_step(step, index, inputs);
     release(step);
   }
   std::vector<Tensor> results;
   results.reserve(output_ids_.size());
   for (std::size_t v : output_ids_) results.push_back(values_[v]);
+  scope.finished();
   return results;
 }
 
-void Executor::run_step(const Step& step, std::span<const Tensor> inputs) {
-  switch (step.node->kind) {
+void Executor::run_step(const Step& step, std::size_t index, std::span<const Tensor> inputs) {
+  switch (step.kind) {
     case NodeKind::input: values_[step.first_output] = inputs[step.input_index]; break;
     case NodeKind::constant: values_[step.first_output] = step.node->value; break;
     case NodeKind::variable: read_variable(step); break;
     case NodeKind::assign: assign_variable(step); break;
-    case NodeKind::op: run_op(step); break;
+    case NodeKind::op: run_op(step, index); break;
   }
 }
 
@@ -112,9 +122,8 @@ void Executor::assign_variable(const Step& step) {
   variable.value = std::move(fresh);
 }
 
-void Executor::run_op(const Step& step) {
-  const StepAction action =
-      plan_ != nullptr ? plan_->actions[static_cast<std::size_t>(&step - steps_.data())] : StepAction::kernel;
+void Executor::run_op(const Step& step, std::size_t index) {
+  const StepAction action = plan_ != nullptr ? plan_->actions[index] : StepAction::kernel;
   if (action != StepAction::kernel) {
     if (action == StepAction::known) {  // computed when the plan was made
       for (std::size_t i = 0; i < step.num_outputs; ++i)
@@ -135,7 +144,7 @@ void Executor::run_op(const Step& step) {
                         *step.attrs,
                         outputs,
                         step.node->subgraphs,
-                        &states[static_cast<std::size_t>(&step - steps_.data())],
+                        &states[index],
                         step.node->variables,
                         specialize_};
   step.kernel(context);

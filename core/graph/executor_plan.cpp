@@ -89,6 +89,7 @@ void Executor::build_schedule() {
     base[k] = value_meta_.size();
     Step step;
     step.node = &node;
+    step.kind = node.kind;
     if (node.kind == NodeKind::op) {
       step.op = node.op;
       step.attrs = &node.attrs;

@@ -96,6 +96,7 @@ class Executor {
   /// One node, resolved: indices into the flat tables below instead of ValueRefs.
   struct Step {
     const Node* node = nullptr;
+    NodeKind kind = NodeKind::op;     ///< node->kind
     const OpDef* op = nullptr;        ///< op nodes: node->op
     const Attrs* attrs = nullptr;     ///< op nodes: &node->attrs
     KernelFn kernel;                  ///< op nodes: the kernel bound to the node's attributes
@@ -156,8 +157,8 @@ class Executor {
   void check_inputs(std::span<const Tensor> inputs) const;
 
   // Running (executor.cpp).
-  void run_step(const Step& step, std::span<const Tensor> inputs);
-  void run_op(const Step& step);
+  void run_step(const Step& step, std::size_t index, std::span<const Tensor> inputs);
+  void run_op(const Step& step, std::size_t index);
   bool forward_input(const Step& step);
   void copy_input(const Step& step);
   void prepare_outputs(const Step& step, TensorRefs args);
