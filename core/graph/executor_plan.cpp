@@ -113,6 +113,8 @@ void Executor::build_schedule() {
     }
     steps_.push_back(std::move(step));
   }
+  const std::vector<bool> follows = follows_from_metas(*graph_);  // every node checked by now
+  for (std::size_t k = 0; k < steps_.size(); ++k) steps_[k].follows_from_metas = follows[k];
   kernel_states_.resize(steps_.size());
   for (const ValueRef& ref : graph_->outputs()) output_ids_.push_back(base[ref.node] + ref.output);
   compute_releases(value_meta_.size(), value_node);
@@ -188,13 +190,12 @@ std::unique_ptr<Executor::Plan> Executor::specialize(std::span<const Tensor> inp
 void Executor::fold_known_values(Plan& plan) const {
   plan.actions.assign(steps_.size(), StepAction::kernel);
   plan.known.assign(plan.value_meta.size(), Tensor());
-  const std::vector<bool> follows = follows_from_metas(*graph_);  // one step per node, in order
   std::vector<Tensor> args, results;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const Step& step = steps_[k];
     const Node& node = *step.node;
     if (node.kind == NodeKind::constant) plan.known[step.first_output] = node.value;
-    if (node.kind != NodeKind::op || !follows[k]) continue;
+    if (node.kind != NodeKind::op || !step.follows_from_metas) continue;
     const bool metas_suffice = step.op->has(trait::reads_only_metas);
     auto small = [&](std::size_t value) { return plan.value_meta[value]->shape.num_elements() <= kMaxKnownElements; };
     bool foldable = true;

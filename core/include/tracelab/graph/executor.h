@@ -109,6 +109,7 @@ class Executor {
     std::size_t input_index = 0;      ///< input nodes: which caller tensor
     bool dynamic_outputs = false;     ///< the kernel allocates the outputs
     bool value_dies = false;          ///< assign nodes: this is the last use of the assigned value
+    bool follows_from_metas = false;  ///< graph::follows_from_metas: a plan may compute it once (fold_known_values)
   };
 
   /// How a call runs one step of a plan.
