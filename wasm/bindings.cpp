@@ -40,6 +40,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("functionNew", &function_new);
   emscripten::function("functionCall", &function_call);
   emscripten::function("functionCallStaged", &function_call_staged);
+  emscripten::function("functionCallStagedData", &function_call_staged_data);
   emscripten::function("functionTimeCalls", &function_time_calls);
   emscripten::function("functionConcrete", &function_concrete);
   emscripten::function("functionInfo", &function_info);

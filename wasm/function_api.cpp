@@ -167,6 +167,16 @@ double function_call_staged(double id, double count) {
   });
 }
 
+double function_call_staged_data(double id, double count) {
+  return guarded([&] {
+    AnyFunction& f = functions().get(id);
+    std::span<const double> handles = staged_numbers(count, f.options().name);
+    const detail::LocalArray<AnyArg, 4> args(handles.size(),
+                                             [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
+    return data_of(f(args.span()), f.options().name);
+  });
+}
+
 val function_time_calls(double id, double per_call, double lists, double steps) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);

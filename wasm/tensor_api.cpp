@@ -7,6 +7,7 @@
 #include <cmath>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -221,6 +222,38 @@ double results_of(std::span<const Tensor> list) {
     *out++ = values_address(t);  // a tensor's values never move: JS reads them there (dataSync)
     *out++ = static_cast<double>(t.rank());
     for (std::int64_t d : t.shape().dims()) *out++ = static_cast<double>(d);
+  }
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
+}
+
+double data_of(std::span<const Tensor> list, std::string_view what) {
+  static std::vector<double> buffer;
+  std::size_t words = 1 + 3 * list.size();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Tensor& t = list[i];
+    if (!t.defined()) continue;
+    TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, what, ": output ", i, " is a symbolic tensor ",
+             meta_str(t.meta()), " (the function was called while another is being traced): its values do not "
+             "exist yet; call the function itself there, for tensors");
+    const auto bytes = static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
+    words += (bytes + sizeof(double) - 1) / sizeof(double);
+  }
+  if (buffer.size() < words) buffer.resize(words);
+  double* head = buffer.data();
+  double* values = head + 1 + 3 * list.size();  // each tensor's values copied here, 8-byte aligned
+  *head++ = static_cast<double>(list.size());
+  for (const Tensor& t : list) {
+    if (!t.defined()) {  // no tensor: dtype -1, read as null
+      head = std::fill_n(head, 3, -1.0);
+      continue;
+    }
+    const auto count = static_cast<std::size_t>(t.num_elements());
+    const std::size_t bytes = count * dtype_size(t.dtype());
+    *head++ = dtype_code(t.dtype());
+    *head++ = static_cast<double>(reinterpret_cast<std::uintptr_t>(values));
+    *head++ = static_cast<double>(count);
+    if (bytes > 0) std::memcpy(values, t.impl().buffer->data(), bytes);
+    values += (bytes + sizeof(double) - 1) / sizeof(double);
   }
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
 }

@@ -126,9 +126,16 @@ export interface FunctionOptions {
   onTrace?: (info: { reason: string; warning: string; traceUs: number }) => void;
 }
 export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string;
+/** What a traced function's dataSync gives for a result of type R: each tensor's values instead of the tensor. */
+export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined | void ? undefined
+  : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
 /** A traced function (tf.function). */
 export interface TracedFunction<R> {
   (...args: FunctionArg[]): R;
+  /** The call's results as values: each tensor's dataSync() (an array of them, or undefined, as the function
+   *  returns), without making tensors: one crossing and no handles, the cheapest way to read a training step's loss.
+   *  Inside another tl.function's trace: OperatorNotAllowedInGraphError (the results have no values there). */
+  dataSync(...args: FunctionArg[]): ResultData<R>;
   readonly tracingCount: number;
   /** The records of the last `callHistory` calls, oldest first. */
   readonly calls: CallRecord[];

@@ -10,7 +10,9 @@
 //   + the result as a Tensor: engine.wrapResult makes the loss a Tensor in the scope, which disposes it;
 //   + dataSync: the loss read with dataSync()[0];
 //   the API: tl.tidy(() => f(x, y).dataSync()[0]), through the tl.function's own call (its argument checks);
-//   the API with recordTimings true: the same, each call timed into its record (two clock reads from WebAssembly).
+//   the API with recordTimings true: the same, each call timed into its record (two clock reads from WebAssembly);
+//   the function's dataSync: f.dataSync(x, y)[0], the API's call that returns the results' values (no result
+//     handle, no Tensor, no tidy).
 // The levels run one after the other in every round, each round starting one level further on (after a warm-up
 // round of --warmup steps each, untimed); a level's ratio to the core's is taken within a round, and the figures
 // printed are medians over the rounds with the rounds' range. The engine's internals come from
@@ -59,6 +61,7 @@ const levels = {
   '+ dataSync': (f, h, x, y) => tl.tidy(() => wrapped(h, x, y).dataSync()[0]),
   'the API': (f, h, x, y) => tl.tidy(() => f(x, y).dataSync()[0]),
   'the API, recordTimings true': (f, h, x, y) => tl.tidy(() => f(x, y).dataSync()[0]),
+  "the function's dataSync": (f, h, x, y) => f.dataSync(x, y)[0],
 };
 const names = ['core (timeCalls)', ...Object.keys(levels)];
 

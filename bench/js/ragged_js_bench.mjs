@@ -53,6 +53,18 @@ function timeSteps(count, step) {
   return { times, losses };
 }
 
+/** The same, the loss read with the tl.function's own dataSync (its values, no result tensor). */
+function timeDataSteps(count, step) {
+  const times = new Float64Array(count), losses = new Float64Array(count);
+  for (let i = 0; i < count; ++i) {
+    const k = i % data.length;
+    const start = performance.now();
+    losses[i] = step.dataSync(xs[k], ys[k])[0];
+    times[i] = (performance.now() - start) * 1000;
+  }
+  return { times, losses };
+}
+
 const results = {};  // per figure: {us: one median per round, loss: the first round's losses}
 const record = (name, us, loss) => {
   results[name] ??= { us: [], loss };
@@ -68,7 +80,9 @@ function runCpp(round) {
 
 // 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
 //    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
-//    options a tl.function has by default: 100 call records, untimed), the signature once more with each call timed
+//    options a tl.function has by default: 100 call records, untimed), each of these two once more with the loss read
+//    by the function's own dataSync (step.dataSync(x, y)[0]: its values, no result tensor, no tidy), the signature
+//    once more with each call timed
 //    into its record (recordTimings true: two clock reads per call). Last, the default signature function called
 //    by the core itself in a loop (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps):
 //    the same JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge
@@ -82,13 +96,13 @@ function runJs(mode, count) {
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
                           ...(mode === 'signature, recordTimings true' ? { recordTimings: true } : {}) });
   const run = mode.endsWith('from C++') ? { times: tl.experiments.timeCalls(step, examples, count), losses: [] }
-    : timeSteps(count, step);
+    : mode.endsWith('f.dataSync') ? timeDataSteps(count, step) : timeSteps(count, step);
   model.dispose();
   step.dispose?.();
   return run;
 }
-const jsModes = ['eager', 'eager, minimize', 'function', 'signature', 'signature, recordTimings true',
-                 'signature, from C++'];
+const jsModes = ['eager', 'eager, minimize', 'function', 'function, f.dataSync', 'signature', 'signature, f.dataSync',
+                 'signature, recordTimings true', 'signature, from C++'];
 const examples = xs.map((x, k) => [x, ys[k]]);  // the argument lists of tl.experiments.timeCalls
 for (let round = 0; round < rounds; ++round) {
   runCpp(round);
@@ -175,7 +189,7 @@ const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
-console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])

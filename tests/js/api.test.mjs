@@ -599,6 +599,71 @@ test('tracing: a call returns what fn returned when its concrete function was tr
   for (const fn of [f, g, h]) fn.dispose();
 });
 
+test('tracing: f.dataSync(...args) gives what f(...args) gives with each tensor as its values, and makes no tensor', () => {
+  const f = tl.function((x) => (x.shape[0] > 2 ? [x.mul(2), x.add(1)] : x.neg()), { name: 'f' });
+  const kinds = tl.function((x) => [x, x.cast('int32'), x.greater(0), tl.zeros([0, 3])], { name: 'kinds' });
+  const nothing = tl.function((x) => undefined, { name: 'nothing' });
+  const big = tl.function((x) => tl.matMul(x, x), { name: 'big' });
+  const before = live(), coreBefore = tl.memory().numTensors;
+  const long = tl.tensor([1, 2, 3]), short = tl.tensor([5]), square = tl.tensor([...Array(16).keys()], [4, 4]);
+  for (let round = 0; round < 2; ++round) {  // the first round traces, the second hits every concrete function
+    const pair = f.dataSync(long);
+    assert.ok(Array.isArray(pair) && pair.every((v) => v instanceof Float32Array), `round ${round}: an array`);
+    assert.deepEqual(pair.map((v) => Array.from(v)), [[2, 4, 6], [2, 3, 4]]);
+    const one = f.dataSync(short);
+    assert.ok(one instanceof Float32Array, `round ${round}: one typed array`);
+    assert.deepEqual(Array.from(one), [-5]);
+    const [x, asInt, positive, empty] = kinds.dataSync(long);
+    assert.ok(x instanceof Float32Array && asInt instanceof Int32Array && positive instanceof Uint8Array);
+    assert.equal(empty.length, 0);
+    assert.equal(nothing.dataSync(long), undefined);
+    // More than a few values (copied by slice), equal to the tensor's own dataSync.
+    assert.deepEqual(big.dataSync(square), tl.tidy(() => big(square).dataSync()));
+  }
+  const [, asInt, positive] = kinds.dataSync(short);
+  assert.deepEqual([asInt[0], positive[0]], [5, 1]);
+  assert.equal(f.tracingCount, 2);
+  assert.equal(kinds.tracingCount, 2);
+  tl.dispose([long, short, square]);
+  assert.equal(live(), before);  // no tensor was made for a result, on either side of the bridge
+  assert.equal(tl.memory().numTensors, coreBefore);
+
+  // Arguments that are not all tensors (a number: in the trace key by value) take the general call.
+  const scale = tl.function((x, k) => x.mul(k), { name: 'scale' });
+  const y = tl.tensor([1, 2]);
+  assert.deepEqual(Array.from(scale.dataSync(y, 3)), [3, 6]);
+  assert.deepEqual(Array.from(scale.dataSync(y, 4)), [4, 8]);
+  assert.throws(() => scale.dataSync([1, 2], 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
+  y.dispose();
+
+  // A step that updates a variable: dataSync runs the same graph as the call, once per call.
+  const v = tl.variable(tl.tensor([0]));
+  const step = tl.function(() => { v.assignAdd(tl.tensor([1])); return v.read(); }, { name: 'step' });
+  assert.deepEqual(Array.from(step.dataSync()), [1]);
+  assert.deepEqual(tl.tidy(() => Array.from(step().dataSync())), [2]);
+  assert.deepEqual(Array.from(step.dataSync()), [3]);
+
+  // Run eagerly, the results of this run.
+  tl.config.runFunctionsEagerly(true);
+  try {
+    assert.deepEqual(tl.tidy(() => Array.from(f.dataSync(tl.tensor([7])))), [-7]);
+  } finally {
+    tl.config.runFunctionsEagerly(false);
+  }
+
+  // Inside another function's trace the results are symbolic: no values, an error naming both calls' ways out.
+  const outer = tl.function((x) => tl.tensor(f.dataSync(x)), { name: 'outer' });
+  tl.tidy(() => assert.throws(() => outer(tl.tensor([1])),
+    { name: 'OperatorNotAllowedInGraphError', message: /f\.dataSync\(\) was called while a tl\.function is being traced.*call f\(\.\.\.\) for tensors/ }));
+  // Bad arguments: the call's own errors; the function keeps working.
+  const gone = tl.tensor([1]);
+  gone.dispose();
+  assert.throws(() => f.dataSync(gone), { name: 'InvalidArgument', message: /disposed/ });
+  assert.deepEqual(tl.tidy(() => Array.from(f.dataSync(tl.tensor([4])))), [-4]);
+  for (const fn of [f, kinds, nothing, big, scale, step, outer]) fn.dispose();
+  v.dispose();
+});
+
 test('tracing: variables only on the first call, which traces again with creation forbidden (TensorFlow\'s rule)', () => {
   let runs = 0;
   const every = tl.function((x) => { runs += 1; return x.add(tl.variable(tl.scalar(1), true, 'v')); }, { name: 'every' });

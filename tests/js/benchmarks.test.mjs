@@ -29,7 +29,8 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   const out = runBench('bench/js/ragged_js_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
                                                         '--tfjs-steps', '0']);
   for (const mode of ['C++ eager', 'C++ function', 'C++ signature', 'JS eager', 'JS eager, minimize', 'JS function',
-                      'JS signature', 'JS signature, recordTimings true']) {
+                      'JS function, f.dataSync', 'JS signature', 'JS signature, f.dataSync',
+                      'JS signature, recordTimings true']) {
     // us/step, the rounds' range (none for one round), x C++ signature, the loss at step 100 and C++ eager's
     const name = mode.replace(/[+]/g, '\\+');
     const row = out.match(new RegExp(`^${name} +${number} .* (\\d+\\.\\d{6}) \\((\\d+\\.\\d{6})\\)$`, 'm'));
@@ -37,14 +38,15 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
     assert.equal(row[1], row[2], `${mode}: the loss at step 100 differs from C++ eager's`);
   }
   assert.match(out, /^JS-built signature from C\+\+ +\d+\.\d+ /m);
-  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x; signature ${number}x`, 'm'));
+  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x, the loss by f.dataSync ${number}x; ` +
+                               `signature ${number}x, the loss by f.dataSync ${number}x`, 'm'));
   assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
 });
 
 test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {
   const out = runBench('bench/js/facade_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100']);
   for (const level of ['core (timeCalls)', 'the bare crossing', '+ tidy', '+ the result as a Tensor', '+ dataSync',
-                       'the API', 'the API, recordTimings true'])
+                       'the API', 'the API, recordTimings true', "the function's dataSync"])
     assert.match(out, new RegExp(`^${level.replace(/[()+]/g, '\\$&')} +${number} +${number} `, 'm'),
                  `no row for '${level}' in:\n${out}`);
   assert.match(out, /^core \(timeCalls\) +\S+ +1\.000 /m);

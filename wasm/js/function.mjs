@@ -2,7 +2,7 @@
 // trace key by shape and dtype, JS numbers, booleans and strings by value, variables by identity — TF's rules.
 // On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
 // then, tl.print every call); later calls with a matching key only run the graph.
-import { guard, inJavaScriptTerms, InvalidArgument } from './errors.mjs';
+import { guard, inJavaScriptTerms, InvalidArgument, OperatorNotAllowedInGraphError } from './errors.mjs';
 import { allLiveTensors, Tensor } from './tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape } from './values.mjs';
 
@@ -117,6 +117,26 @@ export function makeFunction(engine, isVariable) {
       structures[traced] = trampoline.structure;
       shared = structures.every((s) => s === trampoline.structure) ? trampoline.structure : null;
     };
+    // A call's results, shaped as fn returned them when the concrete function that ran was traced (a tensor, an
+    // array or nothing), or as it returned this time when the call ran fn (it traced, or ran eagerly): tensors, or
+    // (`data`) their values as data_of wrote them. Read before any other core call.
+    const resultsOf = (address, data) => {
+      const ran = trampoline.runs !== runsSeen;
+      let structure = ran ? trampoline.structure : shared;
+      const single = structure === 'single';
+      const outputs = data ? (single ? engine.dataResult(address) : engine.dataResults(address))
+        : single ? engine.wrapResult(address) : engine.wrapResults(address);
+      if (ran) noteRuns();
+      else if (structure === null) structure = structures[core.functionLastConcrete(id).call];
+      if (options.onTrace) {
+        const last = core.functionLastCall(id);
+        if (last && last.traced) {
+          const { reason, warning, traceUs } = inJs(last);
+          options.onTrace({ reason, warning, traceUs });
+        }
+      }
+      return structure === 'none' ? undefined : structure === 'single' && !single ? outputs[0] : outputs;
+    };
     const call = (...args) => {
       currentArgs = args;
       if (trampoline.runs !== runsSeen) noteRuns();  // a trace since the last call, e.g. by tl.savedModel.save
@@ -124,23 +144,32 @@ export function makeFunction(engine, isVariable) {
         const address = allLiveTensors(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
           : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
-        // Shaped as fn returned it when the concrete function that ran was traced (a tensor, an array or nothing),
-        // or as it returned this time when the call ran fn (it traced, or ran eagerly). The results are read before
-        // any other core call.
-        const ran = trampoline.runs !== runsSeen;
-        let structure = ran ? trampoline.structure : shared;
-        const single = structure === 'single';
-        const outputs = single ? engine.wrapResult(address) : engine.wrapResults(address);
-        if (ran) noteRuns();
-        else if (structure === null) structure = structures[core.functionLastConcrete(id).call];
-        if (options.onTrace) {
-          const last = core.functionLastCall(id);
-          if (last && last.traced) {
-            const { reason, warning, traceUs } = inJs(last);
-            options.onTrace({ reason, warning, traceUs });
-          }
-        }
-        return structure === 'none' ? undefined : structure === 'single' && !single ? outputs[0] : outputs;
+        return resultsOf(address, false);
+      } finally {
+        currentArgs = null;
+      }
+    };
+    /**
+     * The call's results as values, without tensors: what `f(...args)` returns with each tensor replaced by its
+     * dataSync() (a typed array copy; an array of them, or undefined, as f returns). One crossing, and no handle or
+     * Tensor for a result; the way to read a training step's loss (Keras' train_on_batch returns it as a number).
+     * Inside another tl.function's trace there are no values: OperatorNotAllowedInGraphError.
+     */
+    call.dataSync = (...args) => {
+      if (engine.tracing > 0)
+        throw new OperatorNotAllowedInGraphError(
+          `${name}.dataSync() was called while a tl.function is being traced: the results are symbolic tensors ` +
+          `there and have no values; call ${name}(...) for tensors`);
+      if (!allLiveTensors(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
+        return engine.tidy(() => {
+          const result = call(...args);
+          return result instanceof Tensor ? result.dataSync()
+            : Array.isArray(result) ? result.map((t) => (t === null ? null : t.dataSync())) : result;
+        });
+      currentArgs = args;
+      if (trampoline.runs !== runsSeen) noteRuns();
+      try {
+        return resultsOf(engine.relayCall(core.functionCallStagedData, id, engine.stage(args)), true);
       } finally {
         currentArgs = null;
       }

@@ -105,6 +105,29 @@ export class Engine {
     return this.tensorAt(this.core.HEAPF64, address / 8 + 1);
   }
 
+  /**
+   * The values of a core call's results as data_of wrote them (wasm/tensor_api.cpp: count, then per result its dtype
+   * code, the byte address of its values and their count; no handles): a typed array copy per result, null for no
+   * tensor. `dataResult` reads the first.
+   */
+  dataResults(address) {
+    const heap = this.core.HEAPF64;
+    const at = address / 8, count = heap[at];
+    const values = new Array(count);
+    for (let i = 0; i < count; ++i) values[i] = this.dataAt(heap, at + 1 + 3 * i);
+    return values;
+  }
+
+  dataResult(address) {
+    return this.dataAt(this.core.HEAPF64, address / 8 + 1);
+  }
+
+  /** The values whose data_of entry starts at HEAPF64 index `at` (dtype -1: null). */
+  dataAt(heap, at) {
+    const code = heap[at];
+    return code < 0 ? null : valuesAt(this.core, DTYPE_CODES[code], heap[at + 1], heap[at + 2]);
+  }
+
   /** The tensor whose results entry starts at HEAPF64 index `at` (handle 0: null). */
   tensorAt(heap, at) {
     const id = heap[at];
@@ -288,6 +311,22 @@ export class Engine {
 }
 
 /**
+ * A copy of `size` values of `dtype` at byte `address` in the core's memory: a Float32Array, Int32Array or Uint8Array
+ * (bool).
+ */
+function valuesAt(core, dtype, address, size) {
+  if (dtype === 'float32') {
+    if (size > 8) return core.HEAPF32.slice(address / 4, address / 4 + size);
+    // A few values (a loss): copied one by one into a new array, which V8 makes faster than slice does.
+    const out = new Float32Array(size), heap = core.HEAPF32;
+    for (let i = 0, at = address / 4; i < size; ++i) out[i] = heap[at + i];
+    return out;
+  }
+  if (dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
+  return core.HEAPU8.slice(address, address + size);
+}
+
+/**
  * A dim read from HEAPF64 (-1: unknown): one that fits in int32 as a small integer (`| 0`), which keeps a shape an
  * array of small integers; a larger one (a zero-size tensor's other dims may be) as the number it is.
  */
@@ -371,16 +410,7 @@ export class Tensor {
     // The values' address (they never move while the tensor lives), asked for when the core did not say: copied
     // out right away.
     const address = this.dataAddress !== 0 ? this.dataAddress : guardCall(core.tensorData, this.id);
-    const size = this.size;
-    if (this.dtype === 'float32') {
-      if (size > 8) return core.HEAPF32.slice(address / 4, address / 4 + size);
-      // A few values (a loss): copied one by one into a new array, which V8 makes faster than slice does.
-      const out = new Float32Array(size), heap = core.HEAPF32;
-      for (let i = 0, at = address / 4; i < size; ++i) out[i] = heap[at + i];
-      return out;
-    }
-    if (this.dtype === 'int32') return core.HEAP32.slice(address / 4, address / 4 + size);
-    return core.HEAPU8.slice(address, address + size);
+    return valuesAt(core, this.dtype, address, this.size);
   }
   /** The values, as a promise (the work is synchronous; TF.js' asynchronous spelling). */
   async data() { return this.dataSync(); }

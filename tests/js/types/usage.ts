@@ -19,6 +19,8 @@ async function main(): Promise<number> {
     return loss;
   }, { inputSignature: [new TensorSpec([1, null, 20]), new tl.TensorSpec([1])], name: 'train_step' });
   const loss: Tensor = step(tl.ones([1, 3, 20]), tl.tensor([0.5]));
+  const lossValue: number = step.dataSync(tl.ones([1, 3, 20]), tl.tensor([0.5]))[0];
+  const pairValues: (Float32Array | Int32Array | Uint8Array | null)[] = tl.function((t: Tensor) => [t, t.neg()]).dataSync(x);
   const signatures: string = step.prettyPrintedConcreteSignatures();
   const traced: number = step.tracingCount;
   const model = tl.sequential({ layers: [tl.layers.dense({ units: 4, activation: 'relu' }), tl.layers.dense({ units: 1 })] });
@@ -78,7 +80,7 @@ async function main(): Promise<number> {
   try {
     tl.matMul(x, x);
   } catch (e) {
-    if (e instanceof tl.ShapeError) return values.length + loss.size + signatures.length + traced + first;
+    if (e instanceof tl.ShapeError) return values.length + lossValue + pairValues.length + loss.size + signatures.length + traced + first;
   }
   return 0;
 }
