@@ -157,23 +157,28 @@ val function_call(double id, const val& args) {
   });
 }
 
-double function_call_staged(double id, double count) {
+namespace {
+/// Calls function `id` with the tensors whose handles JS staged (`count` of them) and returns what `read` makes
+/// of the results for JS (read(results, the function's name)).
+template <class Read>
+double call_staged(double id, double count, Read read) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
     std::span<const double> handles = staged_numbers(count, f.options().name);
     const detail::LocalArray<AnyArg, 4> args(handles.size(),
                                              [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
-    return results_of(f(args.span()));
+    return read(f(args.span()), f.options().name);
   });
+}
+}  // namespace
+
+double function_call_staged(double id, double count) {
+  return call_staged(id, count, [](std::span<const Tensor> results, const std::string&) { return results_of(results); });
 }
 
 double function_call_staged_data(double id, double count) {
-  return guarded([&] {
-    AnyFunction& f = functions().get(id);
-    std::span<const double> handles = staged_numbers(count, f.options().name);
-    const detail::LocalArray<AnyArg, 4> args(handles.size(),
-                                             [&](std::size_t i) { return AnyArg(tensors().get(handles[i])); });
-    return data_of(f(args.span()), f.options().name);
+  return call_staged(id, count, [](std::span<const Tensor> results, const std::string& name) {
+    return data_of(results, name);
   });
 }
 
