@@ -228,6 +228,11 @@ double results_of(std::span<const Tensor> list) {
 
 double data_of(std::span<const Tensor> list, std::string_view what) {
   static std::vector<double> buffer;
+  // The float64 words a tensor's values take in the buffer (8-byte aligned).
+  const auto words_of = [](const Tensor& t) {
+    const auto bytes = static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
+    return (bytes + sizeof(double) - 1) / sizeof(double);
+  };
   std::size_t words = 1 + 3 * list.size();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Tensor& t = list[i];
@@ -235,12 +240,11 @@ double data_of(std::span<const Tensor> list, std::string_view what) {
     TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, what, ": output ", i, " is a symbolic tensor ",
              meta_str(t.meta()), " (the function was called while another is being traced): its values do not "
              "exist yet; call the function itself there, for tensors");
-    const auto bytes = static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
-    words += (bytes + sizeof(double) - 1) / sizeof(double);
+    words += words_of(t);
   }
   if (buffer.size() < words) buffer.resize(words);
   double* head = buffer.data();
-  double* values = head + 1 + 3 * list.size();  // each tensor's values copied here, 8-byte aligned
+  double* values = head + 1 + 3 * list.size();  // each tensor's values copied here
   *head++ = static_cast<double>(list.size());
   for (const Tensor& t : list) {
     if (!t.defined()) {  // no tensor: dtype -1, read as null
@@ -248,12 +252,11 @@ double data_of(std::span<const Tensor> list, std::string_view what) {
       continue;
     }
     const auto count = static_cast<std::size_t>(t.num_elements());
-    const std::size_t bytes = count * dtype_size(t.dtype());
     *head++ = dtype_code(t.dtype());
     *head++ = static_cast<double>(reinterpret_cast<std::uintptr_t>(values));
     *head++ = static_cast<double>(count);
-    if (bytes > 0) std::memcpy(values, t.impl().buffer->data(), bytes);
-    values += (bytes + sizeof(double) - 1) / sizeof(double);
+    if (count > 0) std::memcpy(values, t.impl().buffer->data(), count * dtype_size(t.dtype()));
+    values += words_of(t);
   }
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(buffer.data()));
 }

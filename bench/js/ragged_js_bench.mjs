@@ -53,7 +53,11 @@ function timeSteps(count, step) {
   return { times, losses };
 }
 
-/** The same, the loss read with the tl.function's own dataSync (its values, no result tensor). */
+/**
+ * The same, the loss read with the tl.function's own dataSync (its values, no result tensor). A loop of its own, not
+ * timeSteps with the loss's reading passed in: a call through a function value in the timed region would add to
+ * every row.
+ */
 function timeDataSteps(count, step) {
   const times = new Float64Array(count), losses = new Float64Array(count);
   for (let i = 0; i < count; ++i) {
