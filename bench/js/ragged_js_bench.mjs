@@ -2,11 +2,14 @@
 // the same model in TensorFlow.js (cpu and wasm backends), all in one Node process, on the same examples from the
 // same initial weights. Prints median step times and ratios; a benchmark, not a test.
 //   node bench/js/ragged_js_bench.mjs [--steps 2000] [--rounds 3] [--warmup 2000] [--tfjs-steps 500] [--json out.json]
+//                                     [--pairs 40] [--pair-steps 2000]
 // Both drivers warm up first (--warmup steps per mode, untimed, on throwaway models): V8 runs WebAssembly on
 // baseline code for the first seconds of a process, and without a warm-up whichever mode runs first pays for it.
 // Then --rounds rounds each time every C++ and JS mode for --steps steps, one after the other: a JS/C++ ratio is
 // taken within a round (two measurements minutes apart see different machine states), and the figures printed are
-// the medians over the rounds, with the rounds' range.
+// the medians over the rounds, with the rounds' range. Last, --pairs pairs of short blocks set the JS-driven call
+// of one tl.function beside the core's own loop of calls of it, a block of each in turn: the ratio a machine whose
+// speed moves from second to second still measures (part 3 below).
 // The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -118,9 +121,43 @@ for (let round = 0; round < rounds; ++round) {
   }
 }
 
+// 3. Paired blocks: one tl.function per mode, timed in short blocks of --pair-steps steps, in turn called by the core
+//    in a loop (tl.experiments.timeCalls), from JavaScript by f.dataSync and from JavaScript by the Tensor-returning
+//    call, the order turning each pair. The rounds above run each mode for a whole --steps; on a machine whose speed
+//    changes within a second, a round's C++ and JS runs can fall in different states. Blocks a few tens of
+//    milliseconds long, side by side, see the same state: a pair's ratio is what JavaScript adds to the core's own
+//    call of the same graph, and the figure printed is the median over --pairs pairs with the quartiles.
+const pairs = Number(args.pairs ?? 40), pairSteps = Number(args['pair-steps'] ?? 2000);
+const paired = {};
+for (const mode of ['function', 'signature']) {
+  const model = raggedModel(tl, kernels);
+  const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
+                           { name: 'train_step', maxRetracingWarnings: 0,
+                             inputSignature: mode === 'signature' ? raggedSignature(tl) : undefined });
+  const blocks = {
+    core: () => steady(tl.experiments.timeCalls(step, examples, pairSteps), 0),
+    'f.dataSync': () => steady(timeDataSteps(pairSteps, step).times, 0),
+    'f(x, y)': () => steady(timeSteps(pairSteps, step).times, 0),
+  };
+  const order = Object.keys(blocks);
+  for (const name of order) blocks[name]();  // the first calls trace
+  const ratios = { 'f.dataSync': [], 'f(x, y)': [] };
+  for (let pair = 0; pair < pairs; ++pair) {
+    const us = {};
+    for (let i = 0; i < order.length; ++i) {
+      const name = order[(i + pair) % order.length];
+      us[name] = blocks[name]();
+    }
+    for (const name of Object.keys(ratios)) ratios[name].push(us[name] / us.core);
+  }
+  paired[mode] = ratios;
+  model.dispose();
+  step.dispose();
+}
+
 tl.dispose([xs, ys]);
 
-// 3. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
+// 4. TensorFlow.js 4.22, cpu and wasm backends (no tracing: every step runs op by op). Only this benchmark needs it
 // (286 MB), so scripts/setup.sh leaves it out: the first run that compares installs it, from bench/js/package-lock.json.
 const require = createRequire(import.meta.url);
 const loadTfjs = () => {
@@ -195,6 +232,14 @@ const ratio = (a, b) => {
 };
 console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
+const quartiles = (values) => {
+  const sorted = [...values].sort((a, b) => a - b), at = (q) => sorted[Math.round(q * (sorted.length - 1))];
+  return `${at(0.5).toFixed(3)}x (quartiles ${at(0.25).toFixed(3)}-${at(0.75).toFixed(3)})`;
+};
+if (pairs > 0)
+  for (const [mode, ratios] of Object.entries(paired))
+    console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps, JS-driven / the core's loop of calls: ` +
+                `the loss by f.dataSync ${quartiles(ratios['f.dataSync'])}, by f(x, y) in tl.tidy ${quartiles(ratios['f(x, y)'])}`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

@@ -27,7 +27,7 @@ test('between_calls_bench: a row per kind of work between calls, and what the AP
 
 test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, and the ratios', () => {
   const out = runBench('bench/js/ragged_js_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
-                                                        '--tfjs-steps', '0']);
+                                                        '--tfjs-steps', '0', '--pairs', '3', '--pair-steps', '100']);
   for (const mode of ['C++ eager', 'C++ function', 'C++ signature', 'JS eager', 'JS eager, minimize', 'JS function',
                       'JS function, f.dataSync', 'JS signature', 'JS signature, f.dataSync',
                       'JS signature, recordTimings true']) {
@@ -41,6 +41,10 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x, the loss by f.dataSync ${number}x; ` +
                                `signature ${number}x, the loss by f.dataSync ${number}x`, 'm'));
   assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
+  for (const mode of ['function', 'signature'])
+    assert.match(out, new RegExp(`^paired blocks, ${mode}: 3 pairs of 100 steps, JS-driven / the core's loop of calls: ` +
+                                 `the loss by f.dataSync ${number}x \\(quartiles ${number}-${number}\\), ` +
+                                 `by f\\(x, y\\) in tl.tidy ${number}x \\(quartiles ${number}-${number}\\)$`, 'm'));
 });
 
 test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {
