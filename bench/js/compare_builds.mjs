@@ -8,8 +8,9 @@
 // minutes apart differ on this machine; alternating blocks of the two builds in one process puts both under the
 // same machine state. Each build has its own module instance (its own WebAssembly memory) and its own model. Every
 // block times --steps steps (default 10000 eager, 30000 traced) after three untimed blocks per build, and runs the
-// C++ runner once per build for the same mode. Printed: the medians over the blocks with their range, B/A, and each
-// build's JS/C++ ratio.
+// C++ runner once per build for the same mode. Printed: the medians over the blocks with their range, B/A, the
+// median and quartiles of the blocks' own B/A ratios (each B block beside its A block: what a machine whose speed
+// moves between blocks still compares), and each build's JS/C++ ratio.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
@@ -69,4 +70,7 @@ console.log(`${mode}: ${blocks} alternating blocks of ${steps} steps per build, 
 console.log(`           JS-driven           C++-driven          JS / C++`);
 console.log(`A ${args.a}\n           ${show(us.a).padEnd(20)}${show(us.aCpp).padEnd(20)}${(median(us.a) / median(us.aCpp)).toFixed(3)}`);
 console.log(`B ${args.b}\n           ${show(us.b).padEnd(20)}${show(us.bCpp).padEnd(20)}${(median(us.b) / median(us.bCpp)).toFixed(3)}`);
-console.log(`\nJS-driven B / A: ${(median(us.b) / median(us.a)).toFixed(3)}`);
+const pairs = us.b.map((b, i) => b / us.a[i]).sort((x, y) => x - y);
+const quartile = (q) => pairs[Math.round(q * (pairs.length - 1))].toFixed(3);
+console.log(`\nJS-driven B / A: ${(median(us.b) / median(us.a)).toFixed(3)}; block by block (each block's B beside ` +
+            `its A): median ${quartile(0.5)}, quartiles ${quartile(0.25)}-${quartile(0.75)}`);

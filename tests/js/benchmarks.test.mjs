@@ -56,3 +56,14 @@ test('facade_bench: every level from the core to the full API, with the same los
   assert.match(out, /^core \(timeCalls\) +\S+ +1\.000 /m);
   assert.match(out, /the loss at step 100, every JavaScript level: equal \(\d+\.\d{6}\)/);
 });
+
+test('compare_builds: the same build twice, its blocks, B/A and the blocks\' own B/A ratios', () => {
+  const dist = process.env.TRACELAB_DIST ?? 'build/wasm/dist';
+  const out = runBench('bench/js/compare_builds.mjs', ['--a', dist, '--b', dist, '--mode', 'function', '--blocks', '3',
+                                                       '--steps', '200']);
+  assert.match(out, /^function: 3 alternating blocks of 200 steps per build/m);
+  assert.equal([...out.matchAll(new RegExp(`^ +${number} \\(${number}-${number}\\) +${number} \\(${number}-${number}\\) +${number}$`, 'gm'))].length,
+               2, `no row of figures per build in:\n${out}`);
+  assert.match(out, new RegExp(`^JS-driven B / A: ${number}; block by block \\(each block's B beside its A\\): ` +
+                               `median ${number}, quartiles ${number}-${number}$`, 'm'));
+});
