@@ -8,8 +8,8 @@
 // Then --rounds rounds each time every C++ and JS mode for --steps steps, one after the other: a JS/C++ ratio is
 // taken within a round (two measurements minutes apart see different machine states), and the figures printed are
 // the medians over the rounds, with the rounds' range. Last, --pairs pairs of short blocks set the JS-driven call
-// of one tl.function beside the core's own loop of calls of it, a block of each in turn: the ratio a machine whose
-// speed moves from second to second still measures (part 3 below).
+// of one tl.function beside the runner's step and beside the core's own loop of calls of that function, a block of
+// each in turn: ratios a machine whose speed moves from second to second still measures (part 3 below).
 // The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -121,34 +121,39 @@ for (let round = 0; round < rounds; ++round) {
   }
 }
 
-// 3. Paired blocks: one tl.function per mode, timed in short blocks of --pair-steps steps, in turn called by the core
+// 3. Paired blocks: per mode, short blocks of --pair-steps steps in turn, the order turning each pair: the runner's
+//    C++-driven step (a fresh run of --pair-steps steps, its steady median), and one tl.function called by the core
 //    in a loop (tl.experiments.timeCalls), from JavaScript by f.dataSync and from JavaScript by the Tensor-returning
-//    call, the order turning each pair. The rounds above run each mode for a whole --steps; on a machine whose speed
-//    changes within a second, a round's C++ and JS runs can fall in different states. Blocks a few tens of
-//    milliseconds long, side by side, see the same state: a pair's ratio is what JavaScript adds to the core's own
-//    call of the same graph, and the figure printed is the median over --pairs pairs with the quartiles.
+//    call. The rounds above run each mode for a whole --steps; on a machine whose speed changes within a second, a
+//    round's C++ and JS runs can fall in different states. Blocks a few tens of milliseconds long, side by side, see
+//    the same state: the figures printed are the medians of the pairs' ratios over --pairs pairs, with quartiles.
 const pairs = Number(args.pairs ?? 40), pairSteps = Number(args['pair-steps'] ?? 2000);
 const paired = {};
-for (const mode of ['function', 'signature']) {
+for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
   const model = raggedModel(tl, kernels);
   const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
                            { name: 'train_step', maxRetracingWarnings: 0,
                              inputSignature: mode === 'signature' ? raggedSignature(tl) : undefined });
   const blocks = {
+    runner: () => tl.experiments.runRagged({ ...config, steps: pairSteps, examples: Math.min(config.examples, pairSteps),
+                                             warmupSteps: 0, modes: [mode] }).modes[0].steady_median_us,
     core: () => steady(tl.experiments.timeCalls(step, examples, pairSteps), 0),
     'f.dataSync': () => steady(timeDataSteps(pairSteps, step).times, 0),
     'f(x, y)': () => steady(timeSteps(pairSteps, step).times, 0),
   };
   const order = Object.keys(blocks);
-  for (const name of order) blocks[name]();  // the first calls trace
-  const ratios = { 'f.dataSync': [], 'f(x, y)': [] };
+  for (const name of order) blocks[name]();  // the tl.function's first calls trace
+  const ratios = { runner: {}, core: {} };
+  for (const over of Object.keys(ratios))
+    for (const name of ['core', 'f.dataSync', 'f(x, y)']) if (name !== over) ratios[over][name] = [];
   for (let pair = 0; pair < pairs; ++pair) {
     const us = {};
     for (let i = 0; i < order.length; ++i) {
       const name = order[(i + pair) % order.length];
       us[name] = blocks[name]();
     }
-    for (const name of Object.keys(ratios)) ratios[name].push(us[name] / us.core);
+    for (const [over, each] of Object.entries(ratios))
+      for (const [name, values] of Object.entries(each)) values.push(us[name] / us[over]);
   }
   paired[mode] = ratios;
   model.dispose();
@@ -236,10 +241,11 @@ const quartiles = (values) => {
   const sorted = [...values].sort((a, b) => a - b), at = (q) => sorted[Math.round(q * (sorted.length - 1))];
   return `${at(0.5).toFixed(3)}x (quartiles ${at(0.25).toFixed(3)}-${at(0.75).toFixed(3)})`;
 };
-if (pairs > 0)
-  for (const [mode, ratios] of Object.entries(paired))
-    console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps, JS-driven / the core's loop of calls: ` +
-                `the loss by f.dataSync ${quartiles(ratios['f.dataSync'])}, by f(x, y) in tl.tidy ${quartiles(ratios['f(x, y)'])}`);
+for (const [mode, { runner, core }] of Object.entries(paired))
+  console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps. JS-driven / the runner's C++-driven step: ` +
+              `the loss by f.dataSync ${quartiles(runner['f.dataSync'])}, by f(x, y) in tl.tidy ${quartiles(runner['f(x, y)'])}; ` +
+              `JS-driven / the core's loop of calls of the same tl.function: f.dataSync ${quartiles(core['f.dataSync'])}, ` +
+              `f(x, y) ${quartiles(core['f(x, y)'])}; that loop / the runner's step ${quartiles(runner.core)}`);
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);

@@ -41,10 +41,12 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x, the loss by f.dataSync ${number}x; ` +
                                `signature ${number}x, the loss by f.dataSync ${number}x`, 'm'));
   assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
+  const paired = `${number}x \\(quartiles ${number}-${number}\\)`;
   for (const mode of ['function', 'signature'])
-    assert.match(out, new RegExp(`^paired blocks, ${mode}: 3 pairs of 100 steps, JS-driven / the core's loop of calls: ` +
-                                 `the loss by f.dataSync ${number}x \\(quartiles ${number}-${number}\\), ` +
-                                 `by f\\(x, y\\) in tl.tidy ${number}x \\(quartiles ${number}-${number}\\)$`, 'm'));
+    assert.match(out, new RegExp(`^paired blocks, ${mode}: 3 pairs of 100 steps. JS-driven / the runner's C\\+\\+-driven ` +
+                                 `step: the loss by f.dataSync ${paired}, by f\\(x, y\\) in tl.tidy ${paired}; JS-driven / ` +
+                                 `the core's loop of calls of the same tl.function: f.dataSync ${paired}, f\\(x, y\\) ` +
+                                 `${paired}; that loop / the runner's step ${paired}$`, 'm'));
 });
 
 test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {
