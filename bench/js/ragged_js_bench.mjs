@@ -143,19 +143,13 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
   };
   const order = Object.keys(blocks);
   for (const name of order) blocks[name]();  // the tl.function's first calls trace
-  const ratios = { runner: {}, core: {} };
-  for (const over of Object.keys(ratios))
-    for (const name of ['core', 'f.dataSync', 'f(x, y)']) if (name !== over) ratios[over][name] = [];
-  for (let pair = 0; pair < pairs; ++pair) {
-    const us = {};
+  const us = Object.fromEntries(order.map((name) => [name, []]));  // per block, one median per pair
+  for (let pair = 0; pair < pairs; ++pair)
     for (let i = 0; i < order.length; ++i) {
       const name = order[(i + pair) % order.length];
-      us[name] = blocks[name]();
+      us[name].push(blocks[name]());
     }
-    for (const [over, each] of Object.entries(ratios))
-      for (const [name, values] of Object.entries(each)) values.push(us[name] / us[over]);
-  }
-  paired[mode] = ratios;
+  paired[mode] = us;
   model.dispose();
   step.dispose();
 }
@@ -237,15 +231,18 @@ const ratio = (a, b) => {
 };
 console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
-const quartiles = (values) => {
-  const sorted = [...values].sort((a, b) => a - b), at = (q) => sorted[Math.round(q * (sorted.length - 1))];
-  return `${at(0.5).toFixed(3)}x (quartiles ${at(0.25).toFixed(3)}-${at(0.75).toFixed(3)})`;
-};
-for (const [mode, { runner, core }] of Object.entries(paired))
+for (const [mode, us] of Object.entries(paired)) {
+  // The median and quartiles of block a's time over block b's, pair by pair.
+  const pairRatio = (a, b) => {
+    const sorted = us[a].map((t, i) => t / us[b][i]).sort((x, y) => x - y);
+    const at = (q) => sorted[Math.round(q * (sorted.length - 1))].toFixed(3);
+    return `${at(0.5)}x (quartiles ${at(0.25)}-${at(0.75)})`;
+  };
   console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps. JS-driven / the runner's C++-driven step: ` +
-              `the loss by f.dataSync ${quartiles(runner['f.dataSync'])}, by f(x, y) in tl.tidy ${quartiles(runner['f(x, y)'])}; ` +
-              `JS-driven / the core's loop of calls of the same tl.function: f.dataSync ${quartiles(core['f.dataSync'])}, ` +
-              `f(x, y) ${quartiles(core['f(x, y)'])}; that loop / the runner's step ${quartiles(runner.core)}`);
+              `the loss by f.dataSync ${pairRatio('f.dataSync', 'runner')}, by f(x, y) in tl.tidy ${pairRatio('f(x, y)', 'runner')}; ` +
+              `JS-driven / the core's loop of calls of the same tl.function: f.dataSync ${pairRatio('f.dataSync', 'core')}, ` +
+              `f(x, y) ${pairRatio('f(x, y)', 'core')}; that loop / the runner's step ${pairRatio('core', 'runner')}`);
+}
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])
   console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);
