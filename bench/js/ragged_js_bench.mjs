@@ -44,11 +44,11 @@ function minimizeStep(model, optimizer) {
 // trains every mode on them.
 const { xs, ys } = raggedExamples(tl, data);
 
-/** Runs `step` on every example, timing each call (including reading the loss). */
-function timeSteps(count, step) {
+/** Runs `step` on the examples (xs[k], ys[k]) in turn, timing each call (including reading the loss). */
+function timeSteps(count, step, xs, ys) {
   const times = new Float64Array(count), losses = new Float64Array(count);
   for (let i = 0; i < count; ++i) {
-    const k = i % data.length;
+    const k = i % xs.length;
     const start = performance.now();
     losses[i] = tl.tidy(() => step(xs[k], ys[k]).dataSync()[0]);
     times[i] = (performance.now() - start) * 1000;
@@ -61,10 +61,10 @@ function timeSteps(count, step) {
  * timeSteps with the loss's reading passed in: a call through a function value in the timed region would add to
  * every row.
  */
-function timeDataSteps(count, step) {
+function timeDataSteps(count, step, xs, ys) {
   const times = new Float64Array(count), losses = new Float64Array(count);
   for (let i = 0; i < count; ++i) {
-    const k = i % data.length;
+    const k = i % xs.length;
     const start = performance.now();
     losses[i] = step.dataSync(xs[k], ys[k])[0];
     times[i] = (performance.now() - start) * 1000;
@@ -103,7 +103,7 @@ function runJs(mode, count) {
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
                           ...(mode === 'signature, recordTimings true' ? { recordTimings: true } : {}) });
   const run = mode.endsWith('from C++') ? { times: tl.experiments.timeCalls(step, examples, count), losses: [] }
-    : mode.endsWith('f.dataSync') ? timeDataSteps(count, step) : timeSteps(count, step);
+    : mode.endsWith('f.dataSync') ? timeDataSteps(count, step, xs, ys) : timeSteps(count, step, xs, ys);
   model.dispose();
   step.dispose?.();
   return run;
@@ -122,27 +122,53 @@ for (let round = 0; round < rounds; ++round) {
 }
 
 // 3. Paired blocks: per mode, short blocks of --pair-steps steps in turn, the order turning each pair: the runner's
-//    C++-driven step (a fresh run of --pair-steps steps, its steady median), and one tl.function called by the core
-//    in a loop (tl.experiments.timeCalls), from JavaScript by f.dataSync and from JavaScript by the Tensor-returning
-//    call. The rounds above run each mode for a whole --steps; on a machine whose speed changes within a second, a
-//    round's C++ and JS runs can fall in different states. Blocks a few tens of milliseconds long, side by side, see
-//    the same state: the figures printed are the medians of the pairs' ratios over --pairs pairs, with quartiles.
+//    C++-driven step, one tl.function called by the core in a loop (tl.experiments.timeCalls), from JavaScript by
+//    f.dataSync and from JavaScript by the Tensor-returning call. The rounds above run each mode for a whole --steps;
+//    on a machine whose speed changes within a second, a round's C++ and JS runs can fall in different states.
+//    Blocks a few tens of milliseconds long, side by side, see the same state: the figures printed are the medians
+//    of the pairs' ratios over --pairs pairs, with quartiles. Every block starts as a run of the runner starts (the
+//    examples made anew as tensors, a fresh model from the same kernels, a fresh tl.function), so all four train
+//    along the same losses, and each block's figure is the median of its steps after the first pass over the
+//    examples: the first pass traces, and runs on memory just written (the examples, the model, the plans), which
+//    in a block of a few thousand steps weighs more than in a long run.
 const pairs = Number(args.pairs ?? 40), pairSteps = Number(args['pair-steps'] ?? 2000);
+const pairExamples = Math.min(config.examples, Math.floor(pairSteps / 2));  // at least two passes per block
+const pairConfig = { ...config, steps: pairSteps, examples: pairExamples };
+const pairData = pairs > 0 ? tl.experiments.raggedData(pairConfig) : [];
+/** A block's figure: the nearest-rank median of the times of its steps after the first pass (none of them trace). */
+const blockMedian = (times) => {
+  const kept = Array.from(times).slice(pairExamples).sort((a, b) => a - b);
+  return kept[Math.ceil(kept.length / 2) - 1];
+};
 const paired = {};
 for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
-  const model = raggedModel(tl, kernels);
-  const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
-                           { name: 'train_step', maxRetracingWarnings: 0,
-                             inputSignature: mode === 'signature' ? raggedSignature(tl) : undefined });
+  const concrete = mode === 'signature' ? 1 : new Set(pairData.map((e) => e.length)).size;
+  /** Times `run(step, xs, ys)` on fresh examples, model and tl.function; checks that it traced in the first pass only. */
+  const fresh = (run) => {
+    const { xs, ys } = raggedExamples(tl, pairData);
+    const model = raggedModel(tl, kernels);
+    const step = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
+                             { name: 'train_step', maxRetracingWarnings: 0,
+                               inputSignature: mode === 'signature' ? raggedSignature(tl) : undefined });
+    try {
+      const times = run(step, xs, ys);
+      const made = step.concreteFunctions().length;
+      if (made !== concrete) throw new Error(`paired blocks, ${mode}: ${made} concrete functions, expected ${concrete}`);
+      return blockMedian(times);
+    } finally {
+      model.dispose();
+      step.dispose();
+      tl.dispose([xs, ys]);
+    }
+  };
   const blocks = {
-    runner: () => tl.experiments.runRagged({ ...config, steps: pairSteps, examples: Math.min(config.examples, pairSteps),
-                                             warmupSteps: 0, modes: [mode] }).modes[0].steady_median_us,
-    core: () => steady(tl.experiments.timeCalls(step, examples, pairSteps), 0),
-    'f.dataSync': () => steady(timeDataSteps(pairSteps, step).times, 0),
-    'f(x, y)': () => steady(timeSteps(pairSteps, step).times, 0),
+    runner: () => blockMedian(tl.experiments.runRagged({ ...pairConfig, warmupSteps: 0, modes: [mode] }).modes[0].step_us),
+    core: () => fresh((step, xs, ys) => tl.experiments.timeCalls(step, xs.map((x, k) => [x, ys[k]]), pairSteps)),
+    'f.dataSync': () => fresh((step, xs, ys) => timeDataSteps(pairSteps, step, xs, ys).times),
+    'f(x, y)': () => fresh((step, xs, ys) => timeSteps(pairSteps, step, xs, ys).times),
   };
   const order = Object.keys(blocks);
-  for (const name of order) blocks[name]();  // the tl.function's first calls trace
+  for (const name of order) blocks[name]();  // one untimed block of each first
   const us = Object.fromEntries(order.map((name) => [name, []]));  // per block, one median per pair
   for (let pair = 0; pair < pairs; ++pair)
     for (let i = 0; i < order.length; ++i) {
@@ -150,8 +176,6 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
       us[name].push(blocks[name]());
     }
   paired[mode] = us;
-  model.dispose();
-  step.dispose();
 }
 
 tl.dispose([xs, ys]);
