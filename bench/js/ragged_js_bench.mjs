@@ -7,9 +7,10 @@
 // baseline code for the first seconds of a process, and without a warm-up whichever mode runs first pays for it.
 // Then --rounds rounds each time every C++ and JS mode for --steps steps, one after the other: a JS/C++ ratio is
 // taken within a round (two measurements minutes apart see different machine states), and the figures printed are
-// the medians over the rounds, with the rounds' range. Last, --pairs pairs of short blocks set the JS-driven call
-// of one tl.function beside the runner's step and beside the core's own loop of calls of that function, a block of
-// each in turn: ratios a machine whose speed moves from second to second still measures (part 3 below).
+// the medians over the rounds, with the rounds' range. Last, --pairs pairs of short blocks set the JS-driven calls
+// of a tl.function beside the runner's step and beside the core's own loop of calls of such a function, a block of
+// each in turn, each block from a fresh start: ratios a machine whose speed moves from second to second still
+// measures (part 3 below).
 // The first run with --tfjs-steps above 0 installs TensorFlow.js (npm ci --prefix bench/js; not part of the setup).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -143,7 +144,7 @@ const blockMedian = (times) => {
 const paired = {};
 for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
   const concrete = mode === 'signature' ? 1 : new Set(pairData.map((e) => e.length)).size;
-  /** Times `run(step, xs, ys)` on fresh examples, model and tl.function; checks that it traced in the first pass only. */
+  /** Times `run(step, xs, ys)` on fresh examples, model and tl.function; checks that only the first pass traced. */
   const fresh = (run) => {
     const { xs, ys } = raggedExamples(tl, pairData);
     const model = raggedModel(tl, kernels);
@@ -153,7 +154,8 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
     try {
       const times = run(step, xs, ys);
       const made = step.concreteFunctions().length;
-      if (made !== concrete) throw new Error(`paired blocks, ${mode}: ${made} concrete functions, expected ${concrete}`);
+      if (made !== concrete)
+        throw new Error(`paired blocks, ${mode}: ${made} concrete functions, expected ${concrete}`);
       return blockMedian(times);
     } finally {
       model.dispose();
@@ -162,7 +164,8 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
     }
   };
   const blocks = {
-    runner: () => blockMedian(tl.experiments.runRagged({ ...pairConfig, warmupSteps: 0, modes: [mode] }).modes[0].step_us),
+    runner: () => blockMedian(tl.experiments.runRagged({ ...pairConfig, warmupSteps: 0, modes: [mode] })
+      .modes[0].step_us),
     core: () => fresh((step, xs, ys) => tl.experiments.timeCalls(step, xs.map((x, k) => [x, ys[k]]), pairSteps)),
     'f.dataSync': () => fresh((step, xs, ys) => timeDataSteps(pairSteps, step, xs, ys).times),
     'f(x, y)': () => fresh((step, xs, ys) => timeSteps(pairSteps, step, xs, ys).times),
