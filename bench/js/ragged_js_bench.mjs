@@ -136,11 +136,8 @@ const pairs = Number(args.pairs ?? 40), pairSteps = Number(args['pair-steps'] ??
 const pairExamples = Math.min(config.examples, Math.floor(pairSteps / 2));  // at least two passes per block
 const pairConfig = { ...config, steps: pairSteps, examples: pairExamples };
 const pairData = pairs > 0 ? tl.experiments.raggedData(pairConfig) : [];
-/** A block's figure: the nearest-rank median of the times of its steps after the first pass (none of them trace). */
-const blockMedian = (times) => {
-  const kept = Array.from(times).slice(pairExamples).sort((a, b) => a - b);
-  return kept[Math.ceil(kept.length / 2) - 1];
-};
+/** A block's figure: the median of the times of its steps after the first pass (none of them trace). */
+const blockMedian = (times) => median(times.slice(pairExamples));
 const paired = {};
 for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
   const concrete = mode === 'signature' ? 1 : new Set(pairData.map((e) => e.length)).size;
