@@ -75,7 +75,8 @@ val function_new(const val& options, const val& trampoline);
 val function_call(double id, const val& args);
 /// A call whose arguments are all tensors, their handles in the staging area (`count` of them).
 double function_call_staged(double id, double count);
-/// The same call, its results' values returned as data_of writes them (no handles): a tl.function's dataSync().
+/// The same call, its results' values and shapes returned as data_of writes them (no handles): a tl.function's
+/// dataSync() and arraySync().
 double function_call_staged_data(double id, double count);
 /// Calls function `id` `steps` times from C++, cycling through `lists` argument lists of `per_call` tensors whose
 /// handles JS staged (list after list), and times each call as the ragged runner times its steps (tl::Clock around

@@ -120,10 +120,11 @@ double results_of(std::span<const Tensor> list);
 /// results_of for one tensor.
 inline double results_of(const Tensor& t) { return results_of(std::span<const Tensor>(&t, 1)); }
 /// The values of `list`, copied into a buffer in the module's memory that JS reads in one go (a tl.function's
-/// `dataSync(...args)`): [count, then per tensor: dtype (as results_of; -1 for no tensor), the byte address of its
-/// values, their count], as float64, the values after the entries (each tensor's 8-byte aligned). No handles are
-/// made: the tensors may be released as soon as this returns. Returns the buffer's byte address; it is valid until
-/// the next such call. OperatorNotAllowedInGraph naming `what` for a symbolic tensor (it has no values).
+/// `dataSync(...args)` and `arraySync(...args)`): [count, then per tensor: dtype (as results_of; -1 for no tensor),
+/// the byte address of its values, their count, rank, dims...], as float64, the values after the entries (each
+/// tensor's 8-byte aligned). No handles are made: the tensors may be released as soon as this returns. Returns the
+/// buffer's byte address; it is valid until the next such call. OperatorNotAllowedInGraph naming `what` for a
+/// symbolic tensor (it has no values).
 double data_of(std::span<const Tensor> list, std::string_view what);
 /// The staging area: JS writes a call's tensor handles (as float64) here and passes only their count, so a call
 /// crosses the bridge once with numbers instead of an array (tl.function calls and eager op calls). Grows to

@@ -233,28 +233,33 @@ double data_of(std::span<const Tensor> list, std::string_view what) {
     const auto bytes = static_cast<std::size_t>(t.num_elements()) * dtype_size(t.dtype());
     return (bytes + sizeof(double) - 1) / sizeof(double);
   };
-  std::size_t words = 1 + 3 * list.size();
+  std::size_t entries = 1, words = 0;  // the count and the entries; the values after them
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Tensor& t = list[i];
+    entries += 4;
     if (!t.defined()) continue;
     TL_CHECK(!t.is_symbolic(), OperatorNotAllowedInGraph, what, ": output ", i, " is a symbolic tensor ",
              meta_str(t.meta()), " (the function was called while another is being traced): its values do not "
              "exist yet; call the function itself there, for tensors");
+    entries += static_cast<std::size_t>(t.shape().rank());
     words += words_of(t);
   }
-  if (buffer.size() < words) buffer.resize(words);
+  if (buffer.size() < entries + words) buffer.resize(entries + words);
   double* head = buffer.data();
-  double* values = head + 1 + 3 * list.size();  // each tensor's values copied here
+  double* values = head + entries;  // each tensor's values copied here
   *head++ = static_cast<double>(list.size());
   for (const Tensor& t : list) {
     if (!t.defined()) {  // no tensor: dtype -1, read as null
       head = std::fill_n(head, 3, -1.0);
+      *head++ = 0;
       continue;
     }
     const auto count = static_cast<std::size_t>(t.num_elements());
     *head++ = dtype_code(t.dtype());
     *head++ = static_cast<double>(reinterpret_cast<std::uintptr_t>(values));
     *head++ = static_cast<double>(count);
+    *head++ = static_cast<double>(t.shape().rank());
+    for (std::int64_t d : t.shape().dims()) *head++ = static_cast<double>(d);
     if (count > 0) std::memcpy(values, t.impl().buffer->data(), count * dtype_size(t.dtype()));
     values += words_of(t);
   }

@@ -129,13 +129,19 @@ export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | st
 /** What a traced function's dataSync gives for a result of type R: each tensor's values instead of the tensor. */
 export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined | void ? undefined
   : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
+/** What a traced function's arraySync gives for a result of type R: each tensor's arraySync() instead of the tensor. */
+export type ResultArrays<R> = R extends Tensor ? any : R extends undefined | void ? undefined
+  : R extends readonly unknown[] ? any[] : any;
 /** A traced function (tf.function). */
 export interface TracedFunction<R> {
   (...args: FunctionArg[]): R;
   /** The call's results as values: each tensor's dataSync() (an array of them, or undefined, as the function
-   *  returns), without making tensors: one crossing and no handles, the cheapest way to read a training step's loss.
+   *  returns), without making tensors: one crossing and no handles.
    *  Inside another tl.function's trace: OperatorNotAllowedInGraphError (the results have no values there). */
   dataSync(...args: FunctionArg[]): ResultData<R>;
+  /** The same with each tensor's arraySync() instead (a scalar's value as a number, nested arrays otherwise): the
+   *  cheapest way to read a training step's loss, `const loss = step.arraySync(x, y)` (nothing allocated). */
+  arraySync(...args: FunctionArg[]): ResultArrays<R>;
   readonly tracingCount: number;
   /** The records of the last `callHistory` calls, oldest first. */
   readonly calls: CallRecord[];

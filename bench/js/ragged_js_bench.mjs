@@ -73,6 +73,18 @@ function timeDataSteps(count, step, xs, ys) {
   return { times, losses };
 }
 
+/** The same, the loss read as a number by the tl.function's arraySync (nothing allocated for it); its own loop too. */
+function timeArraySteps(count, step, xs, ys) {
+  const times = new Float64Array(count), losses = new Float64Array(count);
+  for (let i = 0; i < count; ++i) {
+    const k = i % xs.length;
+    const start = performance.now();
+    losses[i] = step.arraySync(xs[k], ys[k]);
+    times[i] = (performance.now() - start) * 1000;
+  }
+  return { times, losses };
+}
+
 const results = {};  // per figure: {us: one median per round, loss: the first round's losses}
 const record = (name, us, loss) => {
   results[name] ??= { us: [], loss };
@@ -88,13 +100,13 @@ function runCpp(round) {
 
 // 2. JS-driven: eager (tape.gradient + applyGradients, as the C++ runner writes it), eager with optimizer.minimize
 //    (TF.js' spelling, as the TF.js rows below use it), tl.function, tl.function with a signature (each with the
-//    options a tl.function has by default: 100 call records, untimed), each of these two once more with the loss read
-//    by the function's own dataSync (step.dataSync(x, y)[0]: its values, no result tensor, no tidy), the signature
-//    once more with each call timed
-//    into its record (recordTimings true: two clock reads per call). Last, the default signature function called
-//    by the core itself in a loop (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps):
-//    the same JS-built graph without JavaScript between the calls, so the JS row over this one is what the bridge
-//    and the JavaScript API add.
+//    options a tl.function has by default: 100 call records, untimed), each of these two twice more with the loss
+//    read by the function's own dataSync (step.dataSync(x, y)[0]: its values as a Float32Array, no result tensor, no
+//    tidy) and arraySync (step.arraySync(x, y): the loss as a number, as the runner's step returns it as a float), the
+//    signature once more with each call timed into its record (recordTimings true: two clock reads per call). Last,
+//    the default signature function called by the core itself in a loop (tl.experiments.timeCalls, each call timed
+//    in C++ as the runner times its steps): the same JS-built graph without JavaScript between the calls, so the JS
+//    row over this one is what the bridge and the JavaScript API add.
 function runJs(mode, count) {
   const model = raggedModel(tl, kernels);
   const optimizer = tl.train.adam(0.01);
@@ -104,13 +116,14 @@ function runJs(mode, count) {
     : tl.function(body, { name: 'train_step', maxRetracingWarnings: 0, inputSignature: signature,
                           ...(mode === 'signature, recordTimings true' ? { recordTimings: true } : {}) });
   const run = mode.endsWith('from C++') ? { times: tl.experiments.timeCalls(step, examples, count), losses: [] }
-    : mode.endsWith('f.dataSync') ? timeDataSteps(count, step, xs, ys) : timeSteps(count, step, xs, ys);
+    : mode.endsWith('f.dataSync') ? timeDataSteps(count, step, xs, ys)
+    : mode.endsWith('f.arraySync') ? timeArraySteps(count, step, xs, ys) : timeSteps(count, step, xs, ys);
   model.dispose();
   step.dispose?.();
   return run;
 }
-const jsModes = ['eager', 'eager, minimize', 'function', 'function, f.dataSync', 'signature', 'signature, f.dataSync',
-                 'signature, recordTimings true', 'signature, from C++'];
+const jsModes = ['eager', 'eager, minimize', 'function', 'function, f.dataSync', 'function, f.arraySync', 'signature',
+                 'signature, f.dataSync', 'signature, f.arraySync', 'signature, recordTimings true', 'signature, from C++'];
 const examples = xs.map((x, k) => [x, ys[k]]);  // the argument lists of tl.experiments.timeCalls
 for (let round = 0; round < rounds; ++round) {
   runCpp(round);
@@ -124,11 +137,11 @@ for (let round = 0; round < rounds; ++round) {
 
 // 3. Paired blocks: per mode, short blocks of --pair-steps steps in turn, the order turning each pair: the runner's
 //    C++-driven step, one tl.function called by the core in a loop (tl.experiments.timeCalls), from JavaScript by
-//    f.dataSync and from JavaScript by the Tensor-returning call. The rounds above run each mode for a whole --steps;
+//    f.arraySync, by f.dataSync and by the Tensor-returning call. The rounds above run each mode for a whole --steps;
 //    on a machine whose speed changes within a second, a round's C++ and JS runs can fall in different states.
 //    Blocks a few tens of milliseconds long, side by side, see the same state: the figures printed are the medians
 //    of the pairs' ratios over --pairs pairs, with quartiles. Every block starts as a run of the runner starts (the
-//    examples made anew as tensors, a fresh model from the same kernels, a fresh tl.function), so all four train
+//    examples made anew as tensors, a fresh model from the same kernels, a fresh tl.function), so all five train
 //    along the same losses, and each block's figure is the median of its steps after the first pass over the
 //    examples: the first pass traces, and runs on memory just written (the examples, the model, the plans), which
 //    in a block of a few thousand steps weighs more than in a long run.
@@ -165,6 +178,7 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
       .modes[0].step_us),
     core: () => fresh((step, xs, ys) => tl.experiments.timeCalls(step, xs.map((x, k) => [x, ys[k]]), pairSteps)),
     'f.dataSync': () => fresh((step, xs, ys) => timeDataSteps(pairSteps, step, xs, ys).times),
+    'f.arraySync': () => fresh((step, xs, ys) => timeArraySteps(pairSteps, step, xs, ys).times),
     'f(x, y)': () => fresh((step, xs, ys) => timeSteps(pairSteps, step, xs, ys).times),
   };
   const order = Object.keys(blocks);
@@ -253,7 +267,7 @@ const ratio = (a, b) => {
   const each = perRound(a, b);
   return `${median(each).toFixed(2)}x${each.length > 1 ? ` (${range(each)})` : ''}`;
 };
-console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
+console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}, by f.arraySync ${ratio('JS function, f.arraySync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, by f.arraySync ${ratio('JS signature, f.arraySync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
 for (const [mode, us] of Object.entries(paired)) {
   // The median and quartiles of block a's time over block b's, pair by pair.
@@ -263,8 +277,9 @@ for (const [mode, us] of Object.entries(paired)) {
     return `${at(0.5)}x (quartiles ${at(0.25)}-${at(0.75)})`;
   };
   console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps. JS-driven / the runner's C++-driven step: ` +
-              `the loss by f.dataSync ${pairRatio('f.dataSync', 'runner')}, by f(x, y) in tl.tidy ${pairRatio('f(x, y)', 'runner')}; ` +
-              `JS-driven / the core's loop of calls of the same tl.function: f.dataSync ${pairRatio('f.dataSync', 'core')}, ` +
+              `the loss by f.arraySync ${pairRatio('f.arraySync', 'runner')}, by f.dataSync ${pairRatio('f.dataSync', 'runner')}, ` +
+              `by f(x, y) in tl.tidy ${pairRatio('f(x, y)', 'runner')}; JS-driven / the core's loop of calls of the same ` +
+              `tl.function: f.arraySync ${pairRatio('f.arraySync', 'core')}, f.dataSync ${pairRatio('f.dataSync', 'core')}, ` +
               `f(x, y) ${pairRatio('f(x, y)', 'core')}; that loop / the runner's step ${pairRatio('core', 'runner')}`);
 }
 const over = (a, b) => med(a) / med(b);

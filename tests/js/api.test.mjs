@@ -664,6 +664,67 @@ test('tracing: f.dataSync(...args) gives what f(...args) gives with each tensor 
   v.dispose();
 });
 
+test('tracing: f.arraySync(...args) gives what f(...args) gives with each tensor as its arraySync(): a scalar as a number', () => {
+  const f = tl.function((x) => (x.shape[0] > 2 ? [x.sum(), x.reshape([3, 1])] : x.sum()), { name: 'f' });
+  const kinds = tl.function((x) => [x.sum().cast('int32'), x.sum().greater(0), x.greater(1), tl.zeros([0, 3]),
+                                    tl.zeros([2, 0])], { name: 'kinds' });
+  const nothing = tl.function((x) => undefined, { name: 'nothing' });
+  const big = tl.function((x) => tl.matMul(x, x), { name: 'big' });
+  const before = live(), coreBefore = tl.memory().numTensors;
+  const long = tl.tensor([1, 2, 3]), short = tl.tensor([5]), square = tl.tensor([...Array(16).keys()], [4, 4]);
+  const tenth = tl.tensor([0.1]);
+  for (let round = 0; round < 2; ++round) {  // the first round traces, the second hits every concrete function
+    assert.deepEqual(f.arraySync(long), [6, [[1], [2], [3]]], `round ${round}`);
+    assert.equal(f.arraySync(short), 5);  // one scalar: the number itself
+    assert.deepEqual(kinds.arraySync(long), [6, true, [false, true, true], [], [[], []]]);
+    assert.equal(nothing.arraySync(long), undefined);
+    // Equal to the tensor's own arraySync, for more than a few values.
+    assert.deepEqual(big.arraySync(square), tl.tidy(() => big(square).arraySync()));
+    // float32 values as float32 gives them (not the float64 the JS code would compute).
+    assert.equal(f.arraySync(tenth), Math.fround(0.1));
+  }
+  assert.equal(f.tracingCount, 2);
+  tl.dispose([long, short, square, tenth]);
+  assert.equal(live(), before);  // no tensor was made for a result, on either side of the bridge
+  assert.equal(tl.memory().numTensors, coreBefore);
+
+  // Arguments that are not all tensors take the general call, read the same way.
+  const scale = tl.function((x, k) => x.mul(k).sum(), { name: 'scale' });
+  const y = tl.tensor([1, 2]);
+  assert.equal(scale.arraySync(y, 3), 9);
+  assert.throws(() => scale.arraySync([1, 2], 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
+  y.dispose();
+
+  // A training step's loss, read as a number each call: the same losses as the Tensor-returning call.
+  const w = tl.variable(tl.tensor([1, -1]));
+  const optimizer = tl.train.sgd(0.1);
+  const step = tl.function((x, target) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.losses.meanSquaredError(target, tl.sum(tl.mul(x, w.read())).reshape([1]));
+    const [g] = tape.gradient(loss, [w]);
+    tape.dispose();
+    optimizer.applyGradients([[g, w]]);
+    return loss;
+  }, { name: 'step' });
+  const x = tl.tensor([1, 2]), target = tl.tensor([3]);
+  const losses = [step.arraySync(x, target), step.arraySync(x, target)];
+  assert.ok(losses.every((l) => typeof l === 'number'));
+  tl.tidy(() => w.assign(tl.tensor([1, -1])));
+  tl.tidy(() => assert.deepEqual([step(x, target).arraySync(), step(x, target).arraySync()], losses));
+
+  // Inside another function's trace: no values, as for dataSync.
+  const outer = tl.function((x) => tl.scalar(f.arraySync(x)), { name: 'outer' });
+  tl.tidy(() => assert.throws(() => outer(tl.tensor([1])),
+    { name: 'OperatorNotAllowedInGraphError', message: /f\.arraySync\(\) was called while a tl\.function is being traced/ }));
+  const gone = tl.tensor([1]);
+  gone.dispose();
+  assert.throws(() => f.arraySync(gone), { name: 'InvalidArgument', message: /disposed/ });
+  assert.equal(tl.tidy(() => f.arraySync(tl.tensor([4]))), 4);
+  tl.dispose([x, target]);
+  for (const fn of [f, kinds, nothing, big, scale, step, outer]) fn.dispose();
+  w.dispose();
+});
+
 test('tracing: variables only on the first call, which traces again with creation forbidden (TensorFlow\'s rule)', () => {
   let runs = 0;
   const every = tl.function((x) => { runs += 1; return x.add(tl.variable(tl.scalar(1), true, 'v')); }, { name: 'every' });

@@ -29,7 +29,8 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
   const out = runBench('bench/js/ragged_js_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
                                                         '--tfjs-steps', '0', '--pairs', '3', '--pair-steps', '100']);
   for (const mode of ['C++ eager', 'C++ function', 'C++ signature', 'JS eager', 'JS eager, minimize', 'JS function',
-                      'JS function, f.dataSync', 'JS signature', 'JS signature, f.dataSync',
+                      'JS function, f.dataSync', 'JS function, f.arraySync', 'JS signature', 'JS signature, f.dataSync',
+                      'JS signature, f.arraySync',
                       'JS signature, recordTimings true']) {
     // us/step, the rounds' range (none for one round), x C++ signature, the loss at step 100 and C++ eager's
     const name = mode.replace(/[+]/g, '\\+');
@@ -38,15 +39,17 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
     assert.equal(row[1], row[2], `${mode}: the loss at step 100 differs from C++ eager's`);
   }
   assert.match(out, /^JS-built signature from C\+\+ +\d+\.\d+ /m);
-  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x, the loss by f.dataSync ${number}x; ` +
-                               `signature ${number}x, the loss by f.dataSync ${number}x`, 'm'));
+  assert.match(out, new RegExp(`^JS-driven / C\\+\\+-driven, round by round: function ${number}x, the loss by f.dataSync ${number}x, ` +
+                               `by f.arraySync ${number}x; signature ${number}x, the loss by f.dataSync ${number}x, by ` +
+                               `f.arraySync ${number}x`, 'm'));
   assert.match(out, new RegExp(`the JS-driven signature step ${number}x that`));
   const paired = `${number}x \\(quartiles ${number}-${number}\\)`;
   for (const mode of ['function', 'signature'])
     assert.match(out, new RegExp(`^paired blocks, ${mode}: 3 pairs of 100 steps. JS-driven / the runner's C\\+\\+-driven ` +
-                                 `step: the loss by f.dataSync ${paired}, by f\\(x, y\\) in tl.tidy ${paired}; JS-driven / ` +
-                                 `the core's loop of calls of the same tl.function: f.dataSync ${paired}, f\\(x, y\\) ` +
-                                 `${paired}; that loop / the runner's step ${paired}$`, 'm'));
+                                 `step: the loss by f.arraySync ${paired}, by f.dataSync ${paired}, by f\\(x, y\\) in ` +
+                                 `tl.tidy ${paired}; JS-driven / the core's loop of calls of the same tl.function: ` +
+                                 `f.arraySync ${paired}, f.dataSync ${paired}, f\\(x, y\\) ${paired}; that loop / the ` +
+                                 `runner's step ${paired}$`, 'm'));
 });
 
 test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {

@@ -6,6 +6,9 @@ import { guard, inJavaScriptTerms, InvalidArgument, OperatorNotAllowedInGraphErr
 import { allLiveTensors, Tensor } from './tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape } from './values.mjs';
 
+/** How a tl.function call's results are read: as tensors, as typed arrays of their values, as arraySync's arrays. */
+const TENSORS = 0, VALUES = 1, ARRAYS = 2;
+
 /** A TensorSpec: the shape (null or -1 = any size) and dtype a signature accepts. */
 export class TensorSpec {
   constructor(shape, dtype = 'float32', name = null) {
@@ -118,14 +121,15 @@ export function makeFunction(engine, isVariable) {
       shared = structures.every((s) => s === trampoline.structure) ? trampoline.structure : null;
     };
     // A call's results, shaped as fn returned them when the concrete function that ran was traced (a tensor, an
-    // array or nothing), or as it returned this time when the call ran fn (it traced, or ran eagerly): tensors, or
-    // (`data`) their values as data_of wrote them. Read before any other core call.
-    const resultsOf = (address, data) => {
+    // array or nothing), or as it returned this time when the call ran fn (it traced, or ran eagerly): tensors
+    // (`read` TENSORS), or their values as data_of wrote them, as typed arrays (VALUES) or as arraySync gives them
+    // (ARRAYS). Read before any other core call.
+    const resultsOf = (address, read) => {
       const ran = trampoline.runs !== runsSeen;
       let structure = ran ? trampoline.structure : shared;
       const single = structure === 'single';
-      const outputs = data ? (single ? engine.dataResult(address) : engine.dataResults(address))
-        : single ? engine.wrapResult(address) : engine.wrapResults(address);
+      const outputs = read === TENSORS ? (single ? engine.wrapResult(address) : engine.wrapResults(address))
+        : single ? engine.dataResult(address, read === ARRAYS) : engine.dataResults(address, read === ARRAYS);
       if (ran) noteRuns();
       else if (structure === null) structure = structures[core.functionLastConcrete(id).call];
       if (options.onTrace) {
@@ -144,7 +148,28 @@ export function makeFunction(engine, isVariable) {
         const address = allLiveTensors(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
           : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
-        return resultsOf(address, false);
+        return resultsOf(address, TENSORS);
+      } finally {
+        currentArgs = null;
+      }
+    };
+    // f.dataSync and f.arraySync: the call's results read as `read` says (VALUES or ARRAYS) without tensors: one
+    // crossing, no handle or Tensor for a result. `method` names it in errors.
+    const valuesCall = (read, method) => (...args) => {
+      if (engine.tracing > 0)
+        throw new OperatorNotAllowedInGraphError(
+          `${name}.${method}() was called while a tl.function is being traced: the results are symbolic tensors ` +
+          `there and have no values; call ${name}(...) for tensors`);
+      if (!allLiveTensors(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
+        return engine.tidy(() => {
+          const result = call(...args);
+          const of = (t) => (t === null ? null : read === ARRAYS ? t.arraySync() : t.dataSync());
+          return result instanceof Tensor ? of(result) : Array.isArray(result) ? result.map(of) : result;
+        });
+      currentArgs = args;
+      if (trampoline.runs !== runsSeen) noteRuns();
+      try {
+        return resultsOf(engine.relayCall(core.functionCallStagedData, id, engine.stage(args)), read);
       } finally {
         currentArgs = null;
       }
@@ -152,28 +177,15 @@ export function makeFunction(engine, isVariable) {
     /**
      * The call's results as values, without tensors: what `f(...args)` returns with each tensor replaced by its
      * dataSync() (a typed array copy; an array of them, or undefined, as f returns). One crossing, and no handle or
-     * Tensor for a result; the way to read a training step's loss (Keras' train_on_batch returns it as a number).
-     * Inside another tl.function's trace there are no values: OperatorNotAllowedInGraphError.
+     * Tensor for a result. Inside another tl.function's trace there are no values: OperatorNotAllowedInGraphError.
      */
-    call.dataSync = (...args) => {
-      if (engine.tracing > 0)
-        throw new OperatorNotAllowedInGraphError(
-          `${name}.dataSync() was called while a tl.function is being traced: the results are symbolic tensors ` +
-          `there and have no values; call ${name}(...) for tensors`);
-      if (!allLiveTensors(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
-        return engine.tidy(() => {
-          const result = call(...args);
-          return result instanceof Tensor ? result.dataSync()
-            : Array.isArray(result) ? result.map((t) => (t === null ? null : t.dataSync())) : result;
-        });
-      currentArgs = args;
-      if (trampoline.runs !== runsSeen) noteRuns();
-      try {
-        return resultsOf(engine.relayCall(core.functionCallStagedData, id, engine.stage(args)), true);
-      } finally {
-        currentArgs = null;
-      }
-    };
+    call.dataSync = valuesCall(VALUES, 'dataSync');
+    /**
+     * The same with each tensor replaced by its arraySync(): a scalar's value as a number (a boolean for bool),
+     * nested arrays otherwise. The way to read a training step's loss (Keras' train_on_batch and TF.js'
+     * trainOnBatch return it as a number): nothing is allocated for a scalar.
+     */
+    call.arraySync = valuesCall(ARRAYS, 'arraySync');
     Object.defineProperties(call, {
       /** How many times fn was traced. */
       tracingCount: { get: () => core.functionInfo(id).tracingCount },

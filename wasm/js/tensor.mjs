@@ -107,25 +107,35 @@ export class Engine {
 
   /**
    * The values of a core call's results as data_of wrote them (wasm/tensor_api.cpp: count, then per result its dtype
-   * code, the byte address of its values and their count; no handles): a typed array copy per result, null for no
-   * tensor. `dataResult` reads the first.
+   * code, the byte address of its values, their count, rank and dims; no handles): per result a typed array copy
+   * (`arrays` false) or what Tensor.arraySync gives (`arrays` true: a number or boolean for a scalar, nested arrays
+   * otherwise), null for no tensor. `dataResult` reads the first.
    */
-  dataResults(address) {
+  dataResults(address, arrays) {
     const heap = this.core.HEAPF64;
-    const at = address / 8, count = heap[at];
+    let at = address / 8;
+    const count = heap[at++];
     const values = new Array(count);
-    for (let i = 0; i < count; ++i) values[i] = this.dataAt(heap, at + 1 + 3 * i);
+    for (let i = 0; i < count; ++i) {
+      values[i] = this.dataAt(heap, at, arrays);
+      at += 4 + heap[at + 3];
+    }
     return values;
   }
 
-  dataResult(address) {
-    return this.dataAt(this.core.HEAPF64, address / 8 + 1);
+  dataResult(address, arrays) {
+    return this.dataAt(this.core.HEAPF64, address / 8 + 1, arrays);
   }
 
-  /** The values whose data_of entry starts at HEAPF64 index `at` (dtype -1: null). */
-  dataAt(heap, at) {
+  /** The values whose data_of entry starts at HEAPF64 index `at` (dtype -1: null), as dataResults reads them. */
+  dataAt(heap, at, arrays) {
     const code = heap[at];
-    return code < 0 ? null : valuesAt(this.core, DTYPE_CODES[code], heap[at + 1], heap[at + 2]);
+    if (code < 0) return null;
+    const dtype = DTYPE_CODES[code], address = heap[at + 1], rank = heap[at + 3];
+    if (!arrays) return valuesAt(this.core, dtype, address, heap[at + 2]);
+    if (rank === 0) return scalarAt(this.core, dtype, address);  // a loss: a number, nothing allocated
+    const shape = dimsAt(heap, at + 4, rank);
+    return nestedArray(valuesAt(this.core, dtype, address, heap[at + 2]), shape, dtype, 'arraySync');
   }
 
   /** The tensor whose results entry starts at HEAPF64 index `at` (handle 0: null). */
@@ -326,6 +336,33 @@ function valuesAt(core, dtype, address, size) {
   return core.HEAPU8.slice(address, address + size);
 }
 
+/** The value of a scalar of `dtype` at byte `address` in the core's memory: a number (a boolean for bool). */
+function scalarAt(core, dtype, address) {
+  return dtype === 'float32' ? core.HEAPF32[address / 4] : dtype === 'int32' ? core.HEAP32[address / 4]
+    : core.HEAPU8[address] !== 0;
+}
+
+/**
+ * `values` (a tensor's, flat) nested as arrays of `shape` (booleans for bool), as Tensor.arraySync gives them: a
+ * scalar's value itself. A zero-size shape can ask for far more nesting than it has values ([2 ** 40, 0] would be 2^40
+ * empty arrays), so a nesting of more than NESTED_SLOTS_LIMIT slots (and more than the values need) is an
+ * InvalidArgument naming `what`.
+ */
+function nestedArray(values, shape, dtype, what) {
+  let slots = 0, level = 1;
+  for (const d of shape) { level *= d; slots += level; }
+  if (slots > Math.max(values.length * shape.length, NESTED_SLOTS_LIMIT))
+    throw new InvalidArgument(`${what}: a tensor of shape [${shape}] would be ${slots} nested array slots ` +
+                              `for its ${values.length} values (at most ${NESTED_SLOTS_LIMIT}); read .shape and dataSync()`);
+  const flat = Array.from(values, (v) => (dtype === 'bool' ? v !== 0 : v));
+  const nest = (offset, dims) => {
+    if (dims.length === 0) return flat[offset];
+    const stride = dims.slice(1).reduce((a, b) => a * b, 1);
+    return Array.from({ length: dims[0] }, (_, i) => nest(offset + i * stride, dims.slice(1)));
+  };
+  return nest(0, shape);
+}
+
 /**
  * A dim read from HEAPF64 (-1: unknown): one that fits in int32 as a small integer (`| 0`), which keeps a shape an
  * array of small integers; a larger one (a zero-size tensor's other dims may be) as the number it is.
@@ -414,24 +451,9 @@ export class Tensor {
   }
   /** The values, as a promise (the work is synchronous; TF.js' asynchronous spelling). */
   async data() { return this.dataSync(); }
-  /**
-   * The values as nested arrays. A zero-size tensor's shape may ask for more (empty) arrays than can be made:
-   * [2 ** 40, 0] would be 2^40 of them, so a nesting of more than NESTED_SLOTS_LIMIT slots (and more than the values
-   * need) is an InvalidArgument.
-   */
+  /** The values as nested arrays (a scalar's value itself); nestedArray says which shapes are refused. */
   arraySync() {
-    let slots = 0, level = 1;
-    for (const d of this.shape) { level *= d; slots += level; }
-    if (slots > Math.max(this.size * this.rank, NESTED_SLOTS_LIMIT))
-      throw new InvalidArgument(`arraySync: a tensor of shape [${this.shape}] would be ${slots} nested array slots ` +
-                                `for its ${this.size} values (at most ${NESTED_SLOTS_LIMIT}); read .shape and dataSync()`);
-    const flat = Array.from(this.dataSync(), (v) => (this.dtype === 'bool' ? v !== 0 : v));
-    const nest = (offset, dims) => {
-      if (dims.length === 0) return flat[offset];
-      const stride = dims.slice(1).reduce((a, b) => a * b, 1);
-      return Array.from({ length: dims[0] }, (_, i) => nest(offset + i * stride, dims.slice(1)));
-    };
-    return nest(0, this.shape);
+    return nestedArray(this.dataSync(), this.shape, this.dtype, 'arraySync');
   }
   async array() { return this.arraySync(); }
   /** TensorFlow's printed form: tl.Tensor(shape=(2, 2), dtype=float32, values=[[1. 2.] [3. 4.]]). */

@@ -21,6 +21,7 @@ async function main(): Promise<number> {
   const loss: Tensor = step(tl.ones([1, 3, 20]), tl.tensor([0.5]));
   const lossValue: number = step.dataSync(tl.ones([1, 3, 20]), tl.tensor([0.5]))[0];
   const pairValues: (Float32Array | Int32Array | Uint8Array | null)[] = tl.function((t: Tensor) => [t, t.neg()]).dataSync(x);
+  const lossNumber: number = step.arraySync(tl.ones([1, 3, 20]), tl.tensor([0.5]));
   const signatures: string = step.prettyPrintedConcreteSignatures();
   const traced: number = step.tracingCount;
   const model = tl.sequential({ layers: [tl.layers.dense({ units: 4, activation: 'relu' }), tl.layers.dense({ units: 1 })] });
