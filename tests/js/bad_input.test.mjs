@@ -30,6 +30,9 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
   let leaked = null;  // a symbolic tensor kept from inside a trace, used after it (tracing.symbolic-escaped)
   const leak = tl.function((a) => { leaked = a.mul(2); return a; }, { name: 'leak' });
   tl.tidy(() => leak(tl.ones([2])));
+  // A tl.function's three ways of being called, f(...), f.dataSync(...) and f.arraySync(...), with the arguments
+  // args() makes: each must throw the row's error.
+  const everyCall = (f, args) => [() => f(...args()), () => f.dataSync(...args()), () => f.arraySync(...args())];
   const branchy = tl.function((a) => (a.greater(0).dataSync()[0] ? a : a.neg()), { name: 'branchy' });
   let created = 0;
   const makeVar = tl.function((a) => {
@@ -125,12 +128,12 @@ test('bad input: each row of tests/bad_input_rows.json throws its Error subclass
     'variables.assign-add-shape': () => w.assignAdd(tl.zeros([2, 2])),
     'variables.assign-sub-dtype': () => w.assignSub(tl.zeros([2], 'int32')),
     'variables.assign-add-broadcast': () => w.assignAdd(tl.zeros([3])),
-    'tracing.too-few-args': () => sig2(tl.ones([2])),
-    'tracing.too-many-args': () => sig2(tl.ones([2]), tl.ones([2]), tl.ones([2])),
-    'tracing.signature-rank': () => sigVec(tl.ones([2, 2])),
-    'tracing.signature-dtype': () => sigVec(i),
-    'tracing.non-tensor-argument': () => sigAny('x'),
-    'tracing.released-argument': () => sigVec(disposed()),
+    'tracing.too-few-args': everyCall(sig2, () => [tl.ones([2])]),
+    'tracing.too-many-args': everyCall(sig2, () => [tl.ones([2]), tl.ones([2]), tl.ones([2])]),
+    'tracing.signature-rank': everyCall(sigVec, () => [tl.ones([2, 2])]),
+    'tracing.signature-dtype': everyCall(sigVec, () => [i]),
+    'tracing.non-tensor-argument': everyCall(sigAny, () => ['x']),
+    'tracing.released-argument': everyCall(sigVec, () => [disposed()]),
     'tracing.symbolic-value': () => branchy(tl.scalar(1)),
     'tracing.symbolic-escaped': () => tl.add(leaked, x),
     'tracing.variable-every-trace': () => makeVar(tl.tensor([1, 2])),
