@@ -249,7 +249,7 @@ double data_of(std::span<const Tensor> list, std::string_view what) {
   double* values = head + entries;  // each tensor's values copied here
   *head++ = static_cast<double>(list.size());
   for (const Tensor& t : list) {
-    if (!t.defined()) {  // no tensor: dtype -1, read as null
+    if (!t.defined()) {  // no tensor: dtype, address and count -1 (read as null), rank 0
       head = std::fill_n(head, 3, -1.0);
       *head++ = 0;
       continue;

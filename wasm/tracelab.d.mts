@@ -130,8 +130,7 @@ export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | st
 export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined | void ? undefined
   : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
 /** What a traced function's arraySync gives for a result of type R: each tensor's arraySync() instead of the tensor. */
-export type ResultArrays<R> = R extends Tensor ? any : R extends undefined | void ? undefined
-  : R extends readonly unknown[] ? any[] : any;
+export type ResultArrays<R> = R extends undefined | void ? undefined : R extends readonly unknown[] ? any[] : any;
 /** A traced function (tf.function). */
 export interface TracedFunction<R> {
   (...args: FunctionArg[]): R;
