@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
+import { median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
@@ -25,7 +26,6 @@ const tl = await loadTracelab();
 const config = { steps: 1000, examples: 1000, seed: 42 };
 const data = tl.experiments.raggedData(config);
 const kernels = tl.experiments.raggedKernels(config);
-const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 // The model and step of ragged_js_bench.mjs.
 const model = raggedModel(tl, kernels);

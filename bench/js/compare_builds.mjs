@@ -14,6 +14,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
+import { median, quartiles } from './stats.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 if (!args.a || !args.b) {
@@ -27,7 +28,6 @@ if (!['eager', 'function', 'signature'].includes(mode)) {
 }
 const blocks = Number(args.blocks ?? 8);
 const steps = Number(args.steps ?? (mode === 'eager' ? 10000 : 30000));
-const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const config = { steps: 1000, examples: 1000, seed: 42 };
 
 /** One build: its model and examples, a JS block runner and a C++ runner. */
@@ -70,7 +70,6 @@ console.log(`${mode}: ${blocks} alternating blocks of ${steps} steps per build, 
 console.log(`           JS-driven           C++-driven          JS / C++`);
 console.log(`A ${args.a}\n           ${show(us.a).padEnd(20)}${show(us.aCpp).padEnd(20)}${(median(us.a) / median(us.aCpp)).toFixed(3)}`);
 console.log(`B ${args.b}\n           ${show(us.b).padEnd(20)}${show(us.bCpp).padEnd(20)}${(median(us.b) / median(us.bCpp)).toFixed(3)}`);
-const pairs = us.b.map((b, i) => b / us.a[i]).sort((x, y) => x - y);
-const quartile = (q) => pairs[Math.round(q * (pairs.length - 1))].toFixed(3);
+const [first, middle, third] = quartiles(us.b.map((b, i) => b / us.a[i])).map((q) => q.toFixed(3));
 console.log(`\nJS-driven B / A: ${(median(us.b) / median(us.a)).toFixed(3)}; block by block (each block's B beside ` +
-            `its A): median ${quartile(0.5)}, quartiles ${quartile(0.25)}-${quartile(0.75)}`);
+            `its A): median ${middle}, quartiles ${first}-${third}`);

@@ -2,7 +2,7 @@
 // (tl.experiments.timeCalls, each call timed in C++ as the runner times its steps), then from JavaScript with the
 // JavaScript API's layers added one at a time, each call timed in JavaScript as ragged_js_bench times its steps.
 // A benchmark that prints figures, not a test.
-//   node bench/js/facade_bench.mjs [--steps 20000] [--rounds 5] [--warmup 2000]
+//   node bench/js/facade_bench.mjs [--steps 20000] [--rounds 5] [--warmup 2000] [--pairs 30] [--pair-steps 2000]
 // The levels, each a fresh model and tl.function (default options) trained from the same initial weights:
 //   the bare crossing: the argument handles written to the staging area by hand, core.functionCallStaged, the loss
 //     read from the heap at the address the results name, core.tensorDispose: the bridge and nothing else;
@@ -11,15 +11,23 @@
 //   + dataSync: the loss read with dataSync()[0];
 //   the API: tl.tidy(() => f(x, y).dataSync()[0]), through the tl.function's own call (its argument checks);
 //   the API with recordTimings true: the same, each call timed into its record (two clock reads from WebAssembly);
+//   the bare values crossing: the handles staged by hand, core.functionCallStagedData, the loss read from the heap as
+//     a number: the one crossing f.dataSync and f.arraySync make, and the least any JavaScript caller pays;
 //   the function's dataSync: f.dataSync(x, y)[0], the API's call that returns the results' values (no result
-//     handle, no Tensor, no tidy).
+//     handle, no Tensor, no tidy);
+//   the function's arraySync: f.arraySync(x, y), the loss as a number (the API's leanest call).
 // The levels run one after the other in every round, each round starting one level further on (after a warm-up
 // round of --warmup steps each, untimed); a level's ratio to the core's is taken within a round, and the figures
-// printed are medians over the rounds with the rounds' range. The engine's internals come from
+// printed are medians over the rounds with the rounds' range. Then --pairs pairs of short blocks (--pair-steps
+// steps; 0 pairs skips them) set the runner's step, the core's loop, the bare values crossing and the function's
+// arraySync side by side, the order turning each pair, every block from a fresh start (examples, model, function)
+// as ragged_js_bench's paired blocks are, each block's figure the median of its steps after the first pass over the
+// examples; printed: the medians of the pairs' ratios, with quartiles. The engine's internals come from
 // tl[Symbol.for('tracelab.internals')], which is not API.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
+import { median, pairRatio, runPairs } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
@@ -38,7 +46,6 @@ const kernels = tl.experiments.raggedKernels(config);
 const { xs, ys } = raggedExamples(tl, data);
 const examples = xs.map((x, k) => [x, ys[k]]);
 const signature = raggedSignature(tl);
-const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 /** The bridge alone: handles staged by hand, one call, the loss read from the heap, the result's handle released. */
 function bare(handle, x, y) {
@@ -51,6 +58,15 @@ function bare(handle, x, y) {
   core.tensorDispose(results[entry]);
   return loss;
 }
+/** The one crossing of f.arraySync alone: handles staged by hand, the results' values out, the loss read as a number. */
+function bareValues(handle, x, y) {
+  const at = engine.reserve(2), staging = core.HEAPF64;
+  staging[at] = x.id;
+  staging[at + 1] = y.id;
+  const address = core.functionCallStagedData(handle, 2);
+  const results = core.HEAPF64, entry = address / 8 + 1;  // count, then dtype, address, count, rank, dims
+  return core.HEAPF32[results[entry + 1] / 4];
+}
 const wrapped = (handle, x, y) => engine.wrapResult(core.functionCallStaged(handle, engine.stage([x, y])));
 
 // Per level: (f, handle, x, y) => the loss, as a number.
@@ -61,12 +77,18 @@ const levels = {
   '+ dataSync': (f, h, x, y) => tl.tidy(() => wrapped(h, x, y).dataSync()[0]),
   'the API': (f, h, x, y) => tl.tidy(() => f(x, y).dataSync()[0]),
   'the API, recordTimings true': (f, h, x, y) => tl.tidy(() => f(x, y).dataSync()[0]),
+  'the bare values crossing': (f, h, x, y) => bareValues(h, x, y),
   "the function's dataSync": (f, h, x, y) => f.dataSync(x, y)[0],
+  "the function's arraySync": (f, h, x, y) => f.arraySync(x, y),
 };
 const names = ['core (timeCalls)', ...Object.keys(levels)];
 
-/** Trains a fresh model for `count` steps at one level: per step its time in µs and (from JS) its loss. */
-function run(name, count) {
+/**
+ * Trains a fresh model for `count` steps at one level on the examples `on` (xs, ys, and the argument lists of
+ * timeCalls): the median of its step times (µs) after the first `skip` steps, and (from JS) its losses.
+ */
+function run(name, count, skip = 50, on = { xs, ys, examples }) {
+  const { xs, ys, examples } = on;
   const model = raggedModel(tl, kernels);
   const f = tl.function(raggedStep(tl, model, tl.train.adam(0.01)),
                         { name: 'train_step', inputSignature: signature, recordTimings: name.endsWith('recordTimings true') });
@@ -86,7 +108,7 @@ function run(name, count) {
   }
   model.dispose();
   f.dispose();
-  return { us: median(times.subarray(50)), losses };
+  return { us: median(times.subarray(skip)), losses };
 }
 
 for (const name of names) run(name, warmup);  // V8 tiers up; every level's code is compiled before timing
@@ -103,14 +125,51 @@ const ratios = (name) => us[name].map((v, i) => v / us['core (timeCalls)'][i]);
 const range = (v) => (v.length > 1 ? `${Math.min(...v).toFixed(3)}-${Math.max(...v).toFixed(3)}` : '');
 console.log(`a tl.function call from JavaScript taken apart, ragged train step (signature), Node ${process.versions.node}: ` +
             `${rounds} rounds of ${steps} steps per level after ${warmup} warm-up steps; steady-state medians\n`);
-console.log(`${'level'.padEnd(30)} ${'us/step'.padStart(8)} ${'x core'.padStart(7)} ${'rounds'.padStart(13)} ${'+ over the level above'.padStart(23)}`);
-let previous = null;
-for (const name of names) {
-  const r = ratios(name), added = previous === null ? '' : `${((median(r) - median(ratios(previous))) * 100).toFixed(1)}%`;
-  console.log(`${name.padEnd(30)} ${median(us[name]).toFixed(2).padStart(8)} ${median(r).toFixed(3).padStart(7)} ${range(r).padStart(13)} ${added.padStart(23)}`);
-  previous = name;
-}
+console.log(`${'level'.padEnd(30)} ${'us/step'.padStart(8)} ${'x core'.padStart(7)} ${'rounds'.padStart(13)} ${'+ over the level it adds to'.padStart(28)}`);
+// What each level adds to: the one above it, but for the values crossing (a second path from the core) and the two
+// calls made of it.
+const base = { 'the bare values crossing': 'core (timeCalls)', "the function's dataSync": 'the bare values crossing',
+               "the function's arraySync": 'the bare values crossing' };
+names.forEach((name, i) => {
+  const under = base[name] ?? names[i - 1], r = ratios(name);
+  const added = under === undefined ? '' : `${((median(r) - median(ratios(under))) * 100).toFixed(1)}%`;
+  console.log(`${name.padEnd(30)} ${median(us[name]).toFixed(2).padStart(8)} ${median(r).toFixed(3).padStart(7)} ${range(r).padStart(13)} ${added.padStart(28)}`);
+});
 const values = Object.values(lossAt100);
 console.log(`\nthe loss at step 100, every JavaScript level: ${values.every((v) => v === values[0]) ? 'equal' : 'DIFFERENT'} ` +
             `(${values[0]?.toFixed(6)})`);
 tl.dispose([xs, ys]);
+
+// Paired blocks: the runner's step (C++-driven, as ragged_js_bench's figure), the core's loop, the bare values
+// crossing and the function's arraySync, in short blocks side by side (see the header).
+const pairs = Number(args.pairs ?? 30), pairSteps = Number(args['pair-steps'] ?? 2000);
+if (pairs > 0) {
+  const pairExamples = Math.min(1000, Math.floor(pairSteps / 2));  // the figure: the steps after the first pass
+  const pairConfig = { steps: pairSteps, examples: pairExamples, seed: 42 };
+  const pairData = tl.experiments.raggedData(pairConfig);
+  const fresh = (name) => {
+    const on = raggedExamples(tl, pairData);
+    on.examples = on.xs.map((x, k) => [x, on.ys[k]]);
+    try {
+      return run(name, pairSteps, pairExamples, on).us;
+    } finally {
+      tl.dispose([on.xs, on.ys]);
+    }
+  };
+  const blocks = {
+    'the runner': () => median(tl.experiments.runRagged({ ...pairConfig, warmupSteps: 0, modes: ['signature'] })
+      .modes[0].step_us.slice(pairExamples)),
+    'core (timeCalls)': () => fresh('core (timeCalls)'),
+    'the bare values crossing': () => fresh('the bare values crossing'),
+    "the function's arraySync": () => fresh("the function's arraySync"),
+  };
+  const paired = runPairs(blocks, pairs);
+  const blockRatio = (a, b) => pairRatio(paired[a], paired[b]);
+  console.log(`\npaired blocks: ${pairs} pairs of ${pairSteps} steps, each from a fresh start, timed after the first ` +
+              `pass. The core's loop / the runner's step ${blockRatio('core (timeCalls)', 'the runner')}; the bare ` +
+              `values crossing / the core's loop ${blockRatio('the bare values crossing', 'core (timeCalls)')}, / the ` +
+              `runner's step ${blockRatio('the bare values crossing', 'the runner')}; the function's arraySync / the ` +
+              `bare values crossing ${blockRatio("the function's arraySync", 'the bare values crossing')}, / the core's ` +
+              `loop ${blockRatio("the function's arraySync", 'core (timeCalls)')}, / the runner's step ` +
+              `${blockRatio("the function's arraySync", 'the runner')}`);
+}

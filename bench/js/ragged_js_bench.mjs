@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep, WIDTHS } from './ragged_model.mjs';
+import { median, pairRatio, runPairs } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -32,7 +33,6 @@ const tl = await loadTracelab();
 const config = { steps, examples: Math.min(steps, 1000), seed: 42 };
 const data = tl.experiments.raggedData(config);
 const kernels = tl.experiments.raggedKernels(config);
-const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const steady = (times, skip) => median(times.slice(skip));
 
 /** The same step as TF.js users write it: optimizer.minimize (the gradients stay in the core). */
@@ -181,15 +181,7 @@ for (const mode of pairs > 0 ? ['function', 'signature'] : []) {
     'f.arraySync': () => fresh((step, xs, ys) => timeArraySteps(pairSteps, step, xs, ys).times),
     'f(x, y)': () => fresh((step, xs, ys) => timeSteps(pairSteps, step, xs, ys).times),
   };
-  const order = Object.keys(blocks);
-  for (const name of order) blocks[name]();  // one untimed block of each first
-  const us = Object.fromEntries(order.map((name) => [name, []]));  // per block, one median per pair
-  for (let pair = 0; pair < pairs; ++pair)
-    for (let i = 0; i < order.length; ++i) {
-      const name = order[(i + pair) % order.length];
-      us[name].push(blocks[name]());
-    }
-  paired[mode] = us;
+  paired[mode] = runPairs(blocks, pairs);  // per block, one median per pair
 }
 
 tl.dispose([xs, ys]);
@@ -270,17 +262,12 @@ const ratio = (a, b) => {
 console.log(`\nJS-driven / C++-driven, round by round: function ${ratio('JS function', 'C++ function')}, the loss by f.dataSync ${ratio('JS function, f.dataSync', 'C++ function')}, by f.arraySync ${ratio('JS function, f.arraySync', 'C++ function')}; signature ${ratio('JS signature', 'C++ signature')}, the loss by f.dataSync ${ratio('JS signature, f.dataSync', 'C++ signature')}, by f.arraySync ${ratio('JS signature, f.arraySync', 'C++ signature')}, with each call timed into its record (recordTimings true) ${ratio('JS signature, recordTimings true', 'C++ signature')}; eager ${ratio('JS eager', 'C++ eager')}, with optimizer.minimize ${ratio('JS eager, minimize', 'C++ eager')}`);
 console.log(`the JS-built signature function called from C++ (tl.experiments.timeCalls) ${ratio('JS-built signature from C++', 'C++ signature')} the runner's step; the JS-driven signature step ${ratio('JS signature', 'JS-built signature from C++')} that: what the bridge and the JavaScript API add`);
 for (const [mode, us] of Object.entries(paired)) {
-  // The median and quartiles of block a's time over block b's, pair by pair.
-  const pairRatio = (a, b) => {
-    const sorted = us[a].map((t, i) => t / us[b][i]).sort((x, y) => x - y);
-    const at = (q) => sorted[Math.round(q * (sorted.length - 1))].toFixed(3);
-    return `${at(0.5)}x (quartiles ${at(0.25)}-${at(0.75)})`;
-  };
+  const blockRatio = (a, b) => pairRatio(us[a], us[b]);  // block a's time over block b's, pair by pair
   console.log(`paired blocks, ${mode}: ${pairs} pairs of ${pairSteps} steps. JS-driven / the runner's C++-driven step: ` +
-              `the loss by f.arraySync ${pairRatio('f.arraySync', 'runner')}, by f.dataSync ${pairRatio('f.dataSync', 'runner')}, ` +
-              `by f(x, y) in tl.tidy ${pairRatio('f(x, y)', 'runner')}; JS-driven / the core's loop of calls of the same ` +
-              `tl.function: f.arraySync ${pairRatio('f.arraySync', 'core')}, f.dataSync ${pairRatio('f.dataSync', 'core')}, ` +
-              `f(x, y) ${pairRatio('f(x, y)', 'core')}; that loop / the runner's step ${pairRatio('core', 'runner')}`);
+              `the loss by f.arraySync ${blockRatio('f.arraySync', 'runner')}, by f.dataSync ${blockRatio('f.dataSync', 'runner')}, ` +
+              `by f(x, y) in tl.tidy ${blockRatio('f(x, y)', 'runner')}; JS-driven / the core's loop of calls of the same ` +
+              `tl.function: f.arraySync ${blockRatio('f.arraySync', 'core')}, f.dataSync ${blockRatio('f.dataSync', 'core')}, ` +
+              `f(x, y) ${blockRatio('f(x, y)', 'core')}; that loop / the runner's step ${blockRatio('core', 'runner')}`);
 }
 const over = (a, b) => med(a) / med(b);
 if (results['TF.js cpu'])

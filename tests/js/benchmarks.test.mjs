@@ -52,14 +52,22 @@ test('ragged_js_bench: every C++ and JS mode, their losses equal at step 100, an
                                  `runner's step ${paired}$`, 'm'));
 });
 
-test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each', () => {
-  const out = runBench('bench/js/facade_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100']);
+test('facade_bench: every level from the core to the full API, with the same loss at step 100 in each, and the paired blocks', () => {
+  const out = runBench('bench/js/facade_bench.mjs', ['--steps', '300', '--rounds', '1', '--warmup', '100',
+                                                     '--pairs', '2', '--pair-steps', '400']);
   for (const level of ['core (timeCalls)', 'the bare crossing', '+ tidy', '+ the result as a Tensor', '+ dataSync',
-                       'the API', 'the API, recordTimings true', "the function's dataSync"])
+                       'the API', 'the API, recordTimings true', "the function's dataSync", 'the bare values crossing',
+                       "the function's arraySync"])
     assert.match(out, new RegExp(`^${level.replace(/[()+]/g, '\\$&')} +${number} +${number} `, 'm'),
                  `no row for '${level}' in:\n${out}`);
   assert.match(out, /^core \(timeCalls\) +\S+ +1\.000 /m);
   assert.match(out, /the loss at step 100, every JavaScript level: equal \(\d+\.\d{6}\)/);
+  const paired = `${number}x \\(quartiles ${number}-${number}\\)`;
+  assert.match(out, new RegExp(`^paired blocks: 2 pairs of 400 steps, each from a fresh start, timed after the first ` +
+                               `pass\\. The core's loop / the runner's step ${paired}; the bare values crossing / the ` +
+                               `core's loop ${paired}, / the runner's step ${paired}; the function's arraySync / the ` +
+                               `bare values crossing ${paired}, / the core's loop ${paired}, / the runner's step ` +
+                               `${paired}$`, 'm'));
 });
 
 test('compare_builds: the same build twice, its blocks, B/A and the blocks\' own B/A ratios', () => {

@@ -1,0 +1,37 @@
+// The statistics the JavaScript benchmarks print, and their paired blocks: a median, the median and quartiles of
+// ratios taken pair by pair, and the loop that runs blocks side by side.
+
+/** The median of `values` (an array or typed array; the upper middle one of an even count). */
+export function median(values) {
+  const sorted = Array.from(values).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The quartiles of `values`: [first, median, third], each the value at its rank (no interpolation). */
+export function quartiles(values) {
+  const sorted = Array.from(values).sort((a, b) => a - b);
+  return [0.25, 0.5, 0.75].map((q) => sorted[Math.round(q * (sorted.length - 1))]);
+}
+
+/** a[i] / b[i] pair by pair, as '1.234x (quartiles 1.200-1.260)': the median of the ratios and their quartiles. */
+export function pairRatio(a, b) {
+  const [first, middle, third] = quartiles(a.map((value, i) => value / b[i]));
+  return `${middle.toFixed(3)}x (quartiles ${first.toFixed(3)}-${third.toFixed(3)})`;
+}
+
+/**
+ * Paired blocks: runs each of `blocks` (name => () => the block's figure) once untimed, then `pairs` times in turn,
+ * the order turning one place each pair so that no block always follows the same one. Returns name => its figures,
+ * one per pair, so that pairRatio compares blocks that ran side by side.
+ */
+export function runPairs(blocks, pairs) {
+  const order = Object.keys(blocks);
+  for (const name of order) blocks[name]();
+  const figures = Object.fromEntries(order.map((name) => [name, []]));
+  for (let pair = 0; pair < pairs; ++pair)
+    for (let i = 0; i < order.length; ++i) {
+      const name = order[(i + pair) % order.length];
+      figures[name].push(blocks[name]());
+    }
+  return figures;
+}
