@@ -21,7 +21,7 @@ const step = tl.function((xs, ys) => {
 }, { name: 'train_step' });
 
 const losses = [];
-for (let i = 0; i < 100; ++i) losses.push(tl.tidy(() => step(x, y).dataSync()[0]));
+for (let i = 0; i < 100; ++i) losses.push(step.arraySync(x, y));  // the loss as a number, no tensor left
 const [kernel, bias] = model.trainableWeights.map((w) => tl.tidy(() => w.read().dataSync()[0]));
 
 console.log(JSON.stringify({
