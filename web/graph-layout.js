@@ -194,8 +194,20 @@ function collect(g, frames) {
     if (id === 'return') laid.returnBox = laid.nodes.at(-1);
   }
   for (const e of g.edges()) laid.edges.push({ kind: 'data', points: g.edge(e).points.map((p) => [round(p.x), round(p.y)]) });
-  const { width, height } = g.graph();
-  return { ...laid, width: round(Math.max(0, width)), height: round(Math.max(0, height)) };   // dagre: -Infinity if empty
+  // dagre sizes the graph by its boxes, but a long edge can bend around a column of boxes, outside them: the body is
+  // widened (and moved) so that its edges lie inside it too, and so inside the frame drawn around it.
+  const { width, height, marginx, marginy } = g.graph();   // dagre: -Infinity if empty
+  let left = marginx, top = marginy, right = width - marginx, bottom = height - marginy;
+  for (const edge of laid.edges)
+    for (const [x, y] of edge.points) {
+      left = Math.min(left, x - marginx / 2);
+      right = Math.max(right, x + marginx / 2);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+    }
+  if (left < marginx || top < marginy) translate(laid, marginx - left, marginy - top);
+  return { ...laid, width: round(Math.max(0, right - left + 2 * marginx)),
+           height: round(Math.max(0, bottom - top + 2 * marginy)) };
 }
 
 /** Titles input m of `sub` (a sub-graph of `node`) with what feeds it: `%0 arg0 ← %4`, `%0 arg0 ← element 0`. */

@@ -118,6 +118,18 @@ test('tutorials: every cell of every lesson runs in the worker and passes its li
       assert.ok(fused, `a fused_elementwise drawn opened: ${JSON.stringify(frames)}`);
       const body = frames.find((f) => f.cluster === 'subgraph' && f.label === 'body' && f.path === `${fused.path}/0`);
       assert.ok(body?.nodes >= 9, `its body holds the member ops: ${JSON.stringify(body)}`);
+      // Every edge that starts and ends in the body stays in it: the long edges from the constants to the later
+      // rounds bend around the column of ops, inside the frame, not across its border.
+      const { rect, lines } = await page.$eval('section.cell[data-cell="small-ops"] .out-graph svg', (svg, path) => ({
+        rect: ['x', 'y', 'width', 'height'].map((a) => Number(svg.querySelector(`.cluster.subgraph[data-path="${path}"] rect`).getAttribute(a))),
+        lines: svg.querySelector('path.edge.data').getAttribute('d').split('M').filter(Boolean)
+          .map((line) => line.split('L').map((point) => point.split(',').map(Number))),
+      }), body.path);
+      const [left, top, width, height] = rect;
+      const inside = ([x, y]) => x >= left && x <= left + width && y >= top && y <= top + height;
+      const within = lines.filter((points) => inside(points[0]) && inside(points.at(-1)));
+      assert.ok(within.length >= 12, `the body's edges: ${within.length}`);
+      assert.deepEqual(within.filter((points) => !points.every(inside)), [], `edges leaving the body frame ${rect}`);
     }
     if (lesson.page === 'autograph.html') {
       // The converted code is shown, and the inspector draws the traced graphs' cond and while_loop nodes.
