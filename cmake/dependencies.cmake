@@ -54,6 +54,9 @@ if(EMSCRIPTEN)
   set(TRACELAB_WASM_LTO_FLAGS "")
   if(TRACELAB_WASM_LTO)
     set(TRACELAB_WASM_LTO_FLAGS -flto=thin)
+    # ThinLTO's cache: a relink after one file changed compiles again only the modules that changed or import
+    # from it.
+    list(APPEND TRACELAB_WASM_LINK_FLAGS -Wl,--thinlto-cache-dir=${CMAKE_BINARY_DIR}/thinlto-cache)
   endif()
 else()
   target_link_libraries(tracelab_json INTERFACE nlohmann_json::nlohmann_json)

@@ -28,4 +28,5 @@ int main() {
   } catch (const tl::ShapeError& error) {
     std::cout << error.kind() << ": " << error.what() << "\n";
   }
+  return 0;
 }

@@ -22,4 +22,5 @@ int main() {
       std::printf("step %3d  loss %.6f  w %.4f  b %.4f\n", step, loss.item<float>(), w.read().item<float>(),
                   b.read().item<float>());
   }
+  return 0;
 }

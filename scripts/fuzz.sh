@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the fuzz preset (libFuzzer + ASan + UBSan, clang) and runs the fuzz targets of tests/fuzz.
+# Builds the fuzz targets of tests/fuzz (the asan preset: clang, libFuzzer + ASan + UBSan; its build preset `fuzz`
+# builds just them) and runs them.
 #
 #   scripts/fuzz.sh                 every target for 15 s, one per core at a time (about 45 s in all on 2 cores):
 #                                   the run scripts/test.sh does
@@ -11,10 +12,11 @@
 #                                   replay a failure with the seed and path its report prints
 #
 # Targets: graph_json checkpoint op_call trace_key saved_model (docs/reliability.md, "Fuzzing", says what each checks).
-# Each run starts from a copy of the committed seeds (tests/fuzz/corpus/<target>, never modified) in
-# build/fuzz/runs/<target>/ (hunting: build/fuzz/hunt/<target>/, kept between runs). Exits non-zero when any
+# Each run starts from a copy of the committed seeds (tests/fuzz/corpus/<target>, never modified; a target whose
+# seed folder is missing or empty is an error) in build/asan/fuzz/runs/<target>/ (hunting:
+# build/asan/fuzz/hunt/<target>/, kept between runs). Exits non-zero when any
 # target finds a crash, sanitizer report, leak, timeout or failed check, and prints where the input was saved;
-# reproduce with   build/fuzz/tests/fuzz/fuzz_<target> <saved input>
+# reproduce with   build/asan/tests/fuzz/fuzz_<target> <saved input>
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,26 +40,30 @@ seconds=${2:-15}
 if [ "$target" = all ]; then targets=("${all_targets[@]}"); else targets=("$target"); fi
 for t in "${targets[@]}"; do
   [ -d "tests/fuzz/corpus/$t" ] || { echo "fuzz: unknown target '$t' (${all_targets[*]})" >&2; exit 2; }
+  [ -n "$(ls -A "tests/fuzz/corpus/$t")" ] || { echo "fuzz: the seed corpus tests/fuzz/corpus/$t is empty" >&2; exit 2; }
 done
 # The default run starts afresh each time (comparable numbers); hunting keeps what it learnt.
 if [ $# -ge 1 ] && [ "$target" != all ]; then area=hunt; else area=runs; fi
 
 # Two hunts may run side by side; their builds of the one folder must not.
-mkdir -p build/fuzz
-flock build/fuzz/.build.lock sh -c 'cmake --preset fuzz >/dev/null && cmake --build --preset fuzz'
+mkdir -p build/asan
+flock build/asan/.fuzz-build.lock sh -c 'cmake --preset asan >/dev/null && cmake --build --preset fuzz'
 
 # One target's run: libFuzzer's log in $dir/fuzz.log, its exit status in $dir/status.
 run_target() {
-  local t=$1 dir="build/fuzz/$area/$1"
+  local t=$1 dir="build/asan/fuzz/$area/$1"
   [ "$area" = runs ] && rm -rf "$dir"
   mkdir -p "$dir/corpus"
   rm -f "$dir/status"
-  cp -n tests/fuzz/corpus/"$t"/* "$dir/corpus/" 2>/dev/null || true
+  if ! cp -n tests/fuzz/corpus/"$t"/* "$dir/corpus/" 2>"$dir/fuzz.log"; then
+    echo 2 >"$dir/status"
+    return
+  fi
   local args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
               -artifact_prefix="$dir/")
   [ "$t" = graph_json ] && args+=(-dict=tests/fuzz/corpus/graph_json.dict)
   local status=0
-  "build/fuzz/tests/fuzz/fuzz_$t" "${args[@]}" "$dir/corpus" >"$dir/fuzz.log" 2>&1 || status=$?
+  "build/asan/tests/fuzz/fuzz_$t" "${args[@]}" "$dir/corpus" >"$dir/fuzz.log" 2>&1 || status=$?
   echo "$status" >"$dir/status"
 }
 
@@ -73,7 +79,7 @@ wait
 
 failed=()
 for t in "${targets[@]}"; do
-  dir="build/fuzz/$area/$t"
+  dir="build/asan/fuzz/$area/$t"
   status=$(cat "$dir/status" 2>/dev/null || echo 1)
   echo; echo "=== fuzz $t: ${seconds}s (log: $dir/fuzz.log) ==="
   # libFuzzer's summary: executions, speed, coverage, corpus and memory.
@@ -86,7 +92,7 @@ for t in "${targets[@]}"; do
     grep -E '==== fuzz finding|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' \
       "$dir/fuzz.log" | head -5 || true
     for saved in "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* "$dir"/slow-unit-*; do
-      [ -e "$saved" ] && echo "  input saved to $saved   (reproduce: build/fuzz/tests/fuzz/fuzz_$t $saved)"
+      [ -e "$saved" ] && echo "  input saved to $saved   (reproduce: build/asan/tests/fuzz/fuzz_$t $saved)"
     done
   fi
 done

@@ -22,6 +22,8 @@
 #include "tracelab/experiments/ragged.h"
 #include "tracelab/tracelab.h"
 
+namespace bad_input_test {
+
 namespace {
 
 #if defined(__EMSCRIPTEN__)
@@ -266,3 +268,5 @@ TEST_CASE("bad input: each row of tests/bad_input_rows.json throws its error and
   auto clean = tl::constant({1.f, 2.f});
   CHECK(tl::check_numerics(clean, "clean").to_vector<float>() == std::vector<float>{1.f, 2.f});
 }
+
+}  // namespace bad_input_test

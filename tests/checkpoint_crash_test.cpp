@@ -27,6 +27,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace checkpoint_crash_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -200,6 +202,8 @@ TEST_CASE("checkpoint crash: SIGKILL mid-write leaves the previous checkpoint in
   fs::remove_all(dir);
 }
 
+}  // namespace checkpoint_crash_test
+
 #else
 
 TEST_CASE("checkpoint crash: SIGKILL mid-write (native only)") {
@@ -207,3 +211,4 @@ TEST_CASE("checkpoint crash: SIGKILL mid-write (native only)") {
 }
 
 #endif
+

@@ -9,6 +9,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace checkpoint_test {
+
 namespace {
 
 std::string temp_path(const std::string& name) { return "tracelab_test_" + name; }
@@ -179,3 +181,5 @@ TEST_CASE("checkpoint: the stored CRC-32 is the IEEE one (zlib's crc32)") {
   CHECK(tl::detail::checkpoint_crc32({reinterpret_cast<const std::uint8_t*>(check.data()), check.size()}) == 0xCBF43926u);
   CHECK(tl::detail::checkpoint_crc32({}) == 0u);
 }
+
+}  // namespace checkpoint_test

@@ -12,6 +12,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace control_flow_test {
+
 namespace {
 
 /// |x| with a data-dependent branch: the sign of sum(x) picks x or -x.
@@ -275,3 +277,5 @@ TEST_CASE("structured ops are registry entries: one OpDef per op, sub-graphs on 
     CHECK(out.item<float>() == 1.f);
   }
 }
+
+}  // namespace control_flow_test

@@ -7,6 +7,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace dataset_test {
+
 namespace {
 
 using tl::data::Dataset;
@@ -492,3 +494,5 @@ TEST_CASE("data/for_each: a dataset built inside the traced function") {
   CHECK(f().item<int>() == 12);
   CHECK(f.tracing_count() == 1);
 }
+
+}  // namespace dataset_test

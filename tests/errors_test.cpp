@@ -9,6 +9,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace errors_test {
+
 using doctest::Contains;
 
 namespace {
@@ -234,3 +236,5 @@ TEST_CASE("errors: the registry rejects duplicate names") {
                        tl::InvalidArgument);
   CHECK(tl::OpRegistry::global().get("add").num_inputs() == 2);
 }
+
+}  // namespace errors_test

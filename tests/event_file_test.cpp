@@ -18,6 +18,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace event_file_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -306,3 +308,5 @@ TEST_CASE("summary/event_file: errors name the path, the tag and the writer") {
   auto second = tl::summary::create_file_writer(dir.path.string());
   CHECK(second.path() != writer.path());
 }
+
+}  // namespace event_file_test

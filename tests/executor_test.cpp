@@ -18,7 +18,7 @@
 #include "tracelab/eager/execute.h"
 #include "tracelab/graph/executor.h"
 
-namespace tl {
+namespace tl::executor_test {
 namespace {
 
 using graph::Executor;
@@ -609,4 +609,4 @@ TEST_CASE("executor/static plan with kernels that set their own outputs of known
   CHECK(exec.run(in)[0].to_vector<float>() == std::vector<float>{1, 0, 3, 0});
 }
 
-}  // namespace tl
+}  // namespace tl::executor_test

@@ -8,6 +8,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace function_test {
+
 namespace {
 
 tl::Tensor ragged_input(int x) { return tl::ones({1, x, 20}); }
@@ -409,3 +411,5 @@ TEST_CASE("function/run_functions_eagerly: the callable runs on every call, noth
   CHECK(g(tl::constant({1.f})).to_vector<float>() == std::vector<float>{2.f});
   CHECK(g.tracing_count() == 0);
 }
+
+}  // namespace function_test

@@ -11,7 +11,7 @@
 
 #include "test_util.h"
 
-namespace tl {
+namespace tl::fused_ops_test {
 namespace {
 
 using testing::f32;
@@ -291,4 +291,4 @@ TEST_CASE("ops/fused_matmul: the same values as matmul + bias + activation") {
   CHECK(empty_k.to_vector<float>() == std::vector<float>{0, 0, 2, 0, 0, 2});  // a zero inner dim: act(bias)
 }
 
-}  // namespace tl
+}  // namespace tl::fused_ops_test

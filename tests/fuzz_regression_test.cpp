@@ -12,6 +12,8 @@
 #include "fuzz/checkpoint_format.h"
 #include "tracelab/tracelab.h"
 
+namespace fuzz_regression_test {
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -183,3 +185,5 @@ TEST_CASE("fuzz/op_call: matmul's gradient of a zero-size batch against a matrix
     CHECK(grads[1].to_vector<float>() == filled(b_shape, rows));
   }
 }
+
+}  // namespace fuzz_regression_test

@@ -15,6 +15,8 @@
 #include "fuzz/op_call_format.h"
 #include "op_samples.h"
 
+namespace fuzz_seeds_test {
+
 namespace {
 
 const std::filesystem::path& op_call_corpus() {
@@ -79,3 +81,5 @@ TEST_CASE("fuzz/seeds: the op_call inputs that found bugs still decode to the op
       CHECK_MESSAGE(regressions.count(file) == 1, "a bug-finding input this test does not list with its op");
   }
 }
+
+}  // namespace fuzz_seeds_test

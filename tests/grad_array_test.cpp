@@ -11,6 +11,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace grad_array_test {
+
 namespace {
 using tl::testing::infer;
 using tl::testing::grads_of;
@@ -344,3 +346,5 @@ TEST_CASE("grad/stop_gradient: the tape does not see it") {
     CHECK(fv(tape.gradient(y, x, tl::UnconnectedGradients::zero)) == F{0, 0, 0});
   }
 }
+
+}  // namespace grad_array_test

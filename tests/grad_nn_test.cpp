@@ -14,6 +14,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace grad_nn_test {
+
 namespace {
 using tl::testing::infer;
 using tl::testing::f32;
@@ -365,3 +367,5 @@ TEST_CASE("grad/max_pool2d_grad, _grad_grad and avg_pool2d_grad: shapes and erro
                  {0, 0});
   }
 }
+
+}  // namespace grad_nn_test

@@ -6,6 +6,8 @@
 #include "grad_check.h"
 #include "op_samples.h"
 
+namespace gradient_test {
+
 TEST_CASE("gradients: every differentiable op has a rule and passes the numeric check on all its samples") {
   const auto& samples = tl::testing::op_samples();
   int checked = 0;
@@ -39,3 +41,5 @@ TEST_CASE("gradients: the checker itself catches a wrong rule") {
   auto report = tl::testing::check_gradients(wrong, {tl::constant({0.5f, -1.f, 2.f})}, {});
   CHECK(report.find("square_with_wrong_gradient: input 0") != std::string::npos);
 }
+
+}  // namespace gradient_test

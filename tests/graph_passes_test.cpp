@@ -14,7 +14,7 @@
 #include "tracelab/graph/graph.h"
 #include "tracelab/graph/passes.h"
 
-namespace tl {
+namespace tl::graph_passes_test {
 namespace {
 
 using graph::Graph;
@@ -627,4 +627,4 @@ TEST_CASE("graph/passes: structured ops are never merged; optimize() optimizes t
   }
 }
 
-}  // namespace tl
+}  // namespace tl::graph_passes_test

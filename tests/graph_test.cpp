@@ -10,7 +10,7 @@
 #include "test_util.h"
 #include "tracelab/graph/graph.h"
 
-namespace tl {
+namespace tl::graph_test {
 namespace {
 
 using graph::Graph;
@@ -326,4 +326,4 @@ TEST_CASE("graph/to_json rejects names that are not UTF-8") {
   CHECK_THROWS_AS(g.to_json(), InvalidArgument);
 }
 
-}  // namespace tl
+}  // namespace tl::graph_test

@@ -8,6 +8,8 @@
 #include "test_util.h"
 #include "tracelab/tracelab.h"
 
+namespace layers_model_test {
+
 using doctest::Approx;
 using doctest::Contains;
 using tl::Tensor;
@@ -317,3 +319,5 @@ TEST_CASE("layers/function: a training loop with dropout gives the same losses e
     for (std::size_t k = 0; k < a.size(); ++k) CHECK(b[k] == Approx(a[k]).epsilon(1e-5));
   }
 }
+
+}  // namespace layers_model_test

@@ -9,6 +9,8 @@
 #include "test_util.h"
 #include "tracelab/tracelab.h"
 
+namespace layers_test {
+
 using doctest::Approx;
 using doctest::Contains;
 using tl::Tensor;
@@ -329,3 +331,5 @@ TEST_CASE("layers/names: default names unique per process, explicit names kept (
   }
   CHECK(names.size() == 4);
 }
+
+}  // namespace layers_test

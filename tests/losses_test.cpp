@@ -8,6 +8,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace losses_test {
+
 namespace {
 
 using tl::Tensor;
@@ -196,3 +198,5 @@ TEST_CASE("losses/errors: shapes, dtypes and labels are checked, naming the loss
                         {.name = "bad_loss"});
   CHECK_THROWS_AS(f(a, b), tl::ShapeError);
 }
+
+}  // namespace losses_test

@@ -8,6 +8,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace metrics_test {
+
 namespace {
 
 using tl::Tensor;
@@ -106,3 +108,5 @@ TEST_CASE("metrics/traced: update_state and result inside a tl::function match t
   auto read = tl::function([&] { return fresh.result(); }, {.name = "read"});
   CHECK(read().item<float>() == 0.f);
 }
+
+}  // namespace metrics_test

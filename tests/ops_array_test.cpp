@@ -11,6 +11,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ops_array_test {
+
 namespace {
 using tl::testing::infer;
 using tl::testing::f32;
@@ -555,3 +557,5 @@ TEST_CASE("ops/ones_like: ones of the same dtype and shape") {
   CHECK(tl::ones_like(tl::zeros({2, 0})).shape() == Shape{2, 0});
   CHECK(infer("ones_like", {f32({-1})}) == f32({-1}));
 }
+
+}  // namespace ops_array_test

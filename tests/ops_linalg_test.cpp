@@ -7,6 +7,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ops_linalg_test {
+
 namespace {
 using tl::testing::infer;
 using tl::testing::f32;
@@ -157,3 +159,5 @@ TEST_CASE("ops/matmul: shape rule with unknown dims") {
                        tl::ShapeError);
   CHECK_THROWS_AS(infer("matmul", {f32({2, -1, 3}), f32({3, 3, 4})}), tl::ShapeError);
 }
+
+}  // namespace ops_linalg_test

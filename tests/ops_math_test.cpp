@@ -9,6 +9,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ops_math_test {
+
 using doctest::Approx;
 using doctest::Contains;
 using F = std::vector<float>;
@@ -517,3 +519,5 @@ TEST_CASE("ops/math: registry entries") {
   CHECK(reg.get("where").num_inputs() == 3);
   CHECK(reg.get("clip_by_value").num_inputs() == 3);
 }
+
+}  // namespace ops_math_test

@@ -8,6 +8,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ops_nn_test {
+
 namespace {
 
 const float inf = std::numeric_limits<float>::infinity();
@@ -349,3 +351,5 @@ TEST_CASE("ops/max_pool2d: window larger than the input, zero-size dims, errors,
     }
   }
 }
+
+}  // namespace ops_nn_test

@@ -9,6 +9,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ops_reduce_test {
+
 namespace {
 
 using F = std::vector<float>;
@@ -349,3 +351,5 @@ TEST_CASE("ops/reductions: gradients traced with several unknown dims equal the 
     }
   }
 }
+
+}  // namespace ops_reduce_test

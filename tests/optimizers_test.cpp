@@ -12,6 +12,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace optimizers_test {
+
 namespace {
 
 using tl::Tensor;
@@ -484,3 +486,5 @@ TEST_CASE("optimizers/apply ops traced: reads before the update keep their value
   CHECK(graph.str().find("  sgd_apply %0, %5 updates(\"w\")\n") != std::string::npos);
   CHECK(tl::graph::Graph::from_json(graph.to_json()).str() == graph.str());
 }
+
+}  // namespace optimizers_test

@@ -11,6 +11,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace ragged_experiment_test {
+
 namespace {
 
 using namespace tl;
@@ -313,3 +315,5 @@ TEST_CASE("ops/record_timestamp: eagerly at once, traced on every call, with a v
   TimestampLog again;
   CHECK(again.id() != id);
 }
+
+}  // namespace ragged_experiment_test

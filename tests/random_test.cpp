@@ -9,6 +9,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace random_test {
+
 using doctest::Contains;
 using F = std::vector<float>;
 using I = std::vector<std::int32_t>;
@@ -166,3 +168,5 @@ TEST_CASE("random/generator: bad arguments") {
   CHECK_THROWS_AS(fresh.uniform({2}, 1, 0), tl::InvalidArgument);
   CHECK(fresh.uniform({1}).to_vector<float>() == F{0.794731557f});
 }
+
+}  // namespace random_test

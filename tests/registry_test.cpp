@@ -4,6 +4,8 @@
 
 #include "op_samples.h"
 
+namespace registry_test {
+
 TEST_CASE("registry: every op has a doc line, a shape rule, a kernel and samples") {
   const auto& samples = tl::testing::op_samples();
   auto ops = tl::OpRegistry::global().all();
@@ -49,3 +51,5 @@ TEST_CASE("registry: looking up an unknown op or registering a name twice is an 
   CHECK_THROWS_WITH_AS(tl::OpRegistry::global().op("add"), doctest::Contains("'add' is registered twice"),
                        tl::InvalidArgument);
 }
+
+}  // namespace registry_test

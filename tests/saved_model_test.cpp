@@ -11,6 +11,8 @@
 #include "test_util.h"
 #include "tracelab/tracelab.h"
 
+namespace saved_model_test {
+
 namespace {
 
 using tl::Tensor;
@@ -275,3 +277,5 @@ TEST_CASE("saved_model: every truncation and many byte flips are clear errors, n
     CHECK_THROWS_AS(tl::saved_model::from_bytes(bad), tl::InvalidArgument);
   }
 }
+
+}  // namespace saved_model_test

@@ -11,6 +11,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace summary_test {
+
 namespace {
 
 /// A SummaryWriter that keeps its records: the second kind of writer, as a TensorBoard event writer would be.
@@ -134,3 +136,5 @@ TEST_CASE("summary/ScalarWriter: a JSON Lines file through the default writer; p
   CHECK(lines[1].find("\"step\":2,\"tag\":\"train/loss\",\"value\":0.375,") != std::string::npos);
   std::remove(path.c_str());
 }
+
+}  // namespace summary_test

@@ -4,6 +4,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace tape_test {
+
 namespace {
 std::vector<float> values(const tl::Tensor& t) { return t.to_vector<float>(); }
 }  // namespace
@@ -216,3 +218,5 @@ TEST_CASE("autodiff/tape: fits y = 3x + 2 with hand-written SGD") {
   CHECK(b.read().item<float>() == doctest::Approx(2).epsilon(1e-3));
   CHECK(loss_value < 1e-5f);
 }
+
+}  // namespace tape_test

@@ -10,6 +10,8 @@
 #include "tracelab/base/local_array.h"
 #include "tracelab/tracelab.h"
 
+namespace tensor_test {
+
 using doctest::Contains;
 using F = std::vector<float>;
 using I = std::vector<std::int32_t>;
@@ -370,3 +372,5 @@ TEST_CASE("tensor/printing: like TensorFlow and NumPy") {
     CHECK(s.rfind("998. 999.]") == s.size() - 10);
   }
 }
+
+}  // namespace tensor_test

@@ -5,6 +5,8 @@
 #include "tracelab/function/retracing.h"
 #include "tracelab/tracelab.h"
 
+namespace trace_key_test {
+
 namespace {
 tl::ArgKey spec(tl::Shape shape, tl::DType dtype = tl::float32) { return tl::TensorSpec(std::move(shape), dtype); }
 tl::TraceKey ragged(std::int64_t x) { return tl::TraceKey({spec({1, x, 20}), spec({1})}); }
@@ -119,3 +121,5 @@ TEST_CASE("function/retracing_detector: TensorFlow's window of 10 calls and thre
   CHECK(limited.tracing_count() == 11);
   CHECK(limited.call_count() == 11);
 }
+
+}  // namespace trace_key_test

@@ -7,6 +7,8 @@
 
 #include "op_samples.h"
 
+namespace traced_ops_test {
+
 namespace {
 
 using tl::Tensor;
@@ -91,3 +93,5 @@ TEST_CASE("function/registry walk: every op gives the same result eagerly, trace
           unknown_rejected, " rejected by a shape rule)");
   CHECK(unknown_rejected * 10 <= static_runs);  // nearly every op must trace with unknown dims
 }
+
+}  // namespace traced_ops_test

@@ -4,6 +4,8 @@
 
 #include "tracelab/tracelab.h"
 
+namespace training_test {
+
 namespace {
 
 using namespace tl;
@@ -140,3 +142,5 @@ TEST_CASE("training/loop: a whole epoch over a Dataset traced into one function 
     for (std::size_t k = 0; k < va.size(); ++k) CHECK(vb[k] == doctest::Approx(va[k]).epsilon(1e-4));
   }
 }
+
+}  // namespace training_test

@@ -30,17 +30,6 @@ std::vector<TensorSpec> to_specs(const val& js, const std::string& what) {
   return specs;
 }
 
-val specs_to_js(const std::vector<TensorSpec>& specs) {
-  val out = val::array();
-  for (const TensorSpec& s : specs) {
-    val o = val::object();
-    o.set("shape", dims_to_js(s.shape()));
-    o.set("dtype", std::string(dtype_name(s.dtype())));
-    out.call<void>("push", o);
-  }
-  return out;
-}
-
 template <class Make>
 val make_dataset(Make&& make) {
   return guarded([&] { return val(datasets().add(make())); });

@@ -117,20 +117,6 @@ saved_model::Named to_named(const val& entry) {
   return {name, *all[static_cast<std::size_t>(index)]};
 }
 
-val specs_to_js(const std::vector<TensorSpec>& specs) {
-  val out = val::array();
-  for (const TensorSpec& spec : specs) {
-    val o = val::object();
-    if (!spec.name().empty()) o.set("name", spec.name());
-    o.set("dtype", std::string(dtype_name(spec.dtype())));
-    val shape = val::array();
-    for (std::int64_t d : spec.shape().dims()) shape.call<void>("push", static_cast<double>(d));
-    o.set("shape", shape);
-    out.call<void>("push", o);
-  }
-  return out;
-}
-
 val record_to_js(const CallRecord& r) {
   val o = val::object();
   o.set("index", static_cast<double>(r.index));

@@ -7,6 +7,7 @@
 
 #include <new>
 #include <string>
+#include <vector>
 
 #include "tracelab/tracelab.h"
 
@@ -51,5 +52,7 @@ inline unsigned length_of(const val& v) { return v["length"].as<unsigned>(); }
 Ints to_ints(const val& array, const std::string& what);
 /// A JS array of numbers from dims.
 val dims_to_js(const Shape& shape);
+/// A JS array of {name (when the spec has one), dtype, shape} objects from specs.
+val specs_to_js(const std::vector<TensorSpec>& specs);
 
 }  // namespace tl::wasm

@@ -109,6 +109,18 @@ val dims_to_js(const Shape& shape) {
   return out;
 }
 
+val specs_to_js(const std::vector<TensorSpec>& specs) {
+  val out = val::array();
+  for (const TensorSpec& spec : specs) {
+    val o = val::object();
+    if (!spec.name().empty()) o.set("name", spec.name());
+    o.set("dtype", std::string(dtype_name(spec.dtype())));
+    o.set("shape", dims_to_js(spec.shape()));
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
 namespace {
 
 Tensor make_tensor(const val& values, const val& shape_js, const std::string& dtype_text) {

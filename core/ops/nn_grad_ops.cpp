@@ -269,38 +269,36 @@ void avg_pool2d_grad_kernel(KernelContext& ctx) {
 // Gradients of the linear backprop ops (public ops only): each is the transpose of a forward op, so its
 // gradient is that forward op, and the gradient w.r.t. its other operand is the other backprop op.
 
-Ints strides_attr(const GradContext& c) { return c.attrs.get_or<Ints>("strides", {1, 1}); }
-std::string padding_attr(const GradContext& c) { return c.attrs.get_or<std::string>("padding", "VALID"); }
 
 /// dx = A_f^T dy, so <g, dx> = <conv2d(g, f), dy>: d dy = conv2d(g, f), d f = conv2d_backprop_filter(g, dy)
 void grad_conv2d_backprop_input(const GradContext& c, Grads d) {
   const Tensor &f = c.input(0), &dy = c.input(1);
-  d[0] = conv2d_backprop_filter(c.grad(), f.shape().dims(), dy, strides_attr(c), padding_attr(c));
-  d[1] = conv2d(c.grad(), f, strides_attr(c), padding_attr(c));
+  d[0] = conv2d_backprop_filter(c.grad(), f.shape().dims(), dy, window_strides(c), window_padding(c));
+  d[1] = conv2d(c.grad(), f, window_strides(c), window_padding(c));
 }
 /// df = B_x^T dy, so <g, df> = <conv2d(x, g), dy>: d dy = conv2d(x, g), d x = conv2d_backprop_input(g, dy)
 void grad_conv2d_backprop_filter(const GradContext& c, Grads d) {
   const Tensor &x = c.input(0), &dy = c.input(1);
-  d[0] = conv2d_backprop_input(x.shape().dims(), c.grad(), dy, strides_attr(c), padding_attr(c));
-  d[1] = conv2d(x, c.grad(), strides_attr(c), padding_attr(c));
+  d[0] = conv2d_backprop_input(x.shape().dims(), c.grad(), dy, window_strides(c), window_padding(c));
+  d[1] = conv2d(x, c.grad(), window_strides(c), window_padding(c));
 }
 /// dx = M_x^T dy with M_x the (piecewise constant in x) window-max selection: d dy = M_x g, none to x or y
 void grad_max_pool2d_grad(const GradContext& c, Grads d) {
   d[0] = zeros_like(c.input(0));
   d[1] = zeros_like(c.input(1));
   d[2] = max_pool2d_grad_grad(c.input(0), c.input(1), c.grad(), c.attrs.get<Ints>("ksize"),
-                              c.attrs.get<Ints>("strides"), padding_attr(c));
+                              c.attrs.get<Ints>("strides"), window_padding(c));
 }
 /// z = M_x grad, so d grad = M_x^T g = max_pool2d_grad(g), none to x or y
 void grad_max_pool2d_grad_grad(const GradContext& c, Grads d) {
   d[0] = zeros_like(c.input(0));
   d[1] = zeros_like(c.input(1));
   d[2] = max_pool2d_grad(c.input(0), c.input(1), c.grad(), c.attrs.get<Ints>("ksize"), c.attrs.get<Ints>("strides"),
-                         padding_attr(c));
+                         window_padding(c));
 }
 /// dx = P^T dy, so d dy = P g = avg_pool2d(g)
 void grad_avg_pool2d_grad(const GradContext& c, Grads d) {
-  d[0] = avg_pool2d(c.grad(), c.attrs.get<Ints>("ksize"), c.attrs.get<Ints>("strides"), padding_attr(c));
+  d[0] = avg_pool2d(c.grad(), c.attrs.get<Ints>("ksize"), c.attrs.get<Ints>("strides"), window_padding(c));
 }
 
 }  // namespace

@@ -166,8 +166,6 @@ void pool_kernel(KernelContext& ctx) {
 using Grads = std::span<Tensor>;
 
 I64 axis_attr(const GradContext& c) { return c.attrs.get_or<I64>("axis", -1); }
-Ints strides_attr(const GradContext& c) { return c.attrs.get_or<Ints>("strides", {1, 1}); }
-std::string padding_attr(const GradContext& c) { return c.attrs.get_or<std::string>("padding", "VALID"); }
 
 /// d softmax = y * (g - sum(g * y)), the sum along the softmax axis
 void grad_softmax(const GradContext& c, Grads d) {
@@ -181,18 +179,18 @@ void grad_log_softmax(const GradContext& c, Grads d) {
 /// d conv2d(x, f) = (conv2d_backprop_input(g, f), conv2d_backprop_filter(x, g)): the two transposes
 void grad_conv2d(const GradContext& c, Grads d) {
   const Tensor &x = c.input(0), &f = c.input(1);
-  d[0] = conv2d_backprop_input(x.shape().dims(), f, c.grad(), strides_attr(c), padding_attr(c));
-  d[1] = conv2d_backprop_filter(x, f.shape().dims(), c.grad(), strides_attr(c), padding_attr(c));
+  d[0] = conv2d_backprop_input(x.shape().dims(), f, c.grad(), window_strides(c), window_padding(c));
+  d[1] = conv2d_backprop_filter(x, f.shape().dims(), c.grad(), window_strides(c), window_padding(c));
 }
 /// d max_pool2d: each window's g goes to the first position of its max (TF's CPU choice for ties)
 void grad_max_pool2d(const GradContext& c, Grads d) {
   d[0] = max_pool2d_grad(c.input(0), c.output(), c.grad(), c.attrs.get<Ints>("ksize"), c.attrs.get<Ints>("strides"),
-                         padding_attr(c));
+                         window_padding(c));
 }
 /// d avg_pool2d: each window's g / (its number of non-padding cells) spread over those cells
 void grad_avg_pool2d(const GradContext& c, Grads d) {
   d[0] = avg_pool2d_grad(c.grad(), c.input(0).shape().dims(), c.attrs.get<Ints>("ksize"),
-                         c.attrs.get<Ints>("strides"), padding_attr(c));
+                         c.attrs.get<Ints>("strides"), window_padding(c));
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ std::vector<Group> plan_groups(const Shape& shape, const std::vector<bool>& redu
   return groups;
 }
 
-std::int64_t product(const std::vector<Group>& groups, std::size_t begin, std::size_t end) {
+std::int64_t groups_product(const std::vector<Group>& groups, std::size_t begin, std::size_t end) {
   std::int64_t p = 1;
   for (std::size_t i = begin; i < end; ++i) p *= groups[i].size;
   return p;
@@ -189,7 +189,7 @@ void reduce_groups(const T* in, std::vector<Group> groups, A* dst) {
     auto it = std::find_if(groups.rbegin(), groups.rend(), is_reduced);
     if (it == groups.rend()) break;
     auto g = static_cast<std::size_t>(groups.rend() - it - 1);
-    std::int64_t outer = product(groups, 0, g), n = groups[g].size, inner = product(groups, g + 1, groups.size());
+    std::int64_t outer = groups_product(groups, 0, g), n = groups[g].size, inner = groups_product(groups, g + 1, groups.size());
     groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
     bool last = std::none_of(groups.begin(), groups.end(), is_reduced);
     if (!last) next.resize(static_cast<std::size_t>(outer * inner));
@@ -200,7 +200,7 @@ void reduce_groups(const T* in, std::vector<Group> groups, A* dst) {
     current.swap(next);
     first = false;
   }
-  std::int64_t total = product(groups, 0, groups.size());  // nothing to reduce: a (converting) copy
+  std::int64_t total = groups_product(groups, 0, groups.size());  // nothing to reduce: a (converting) copy
   ArrayMap<A>(dst, total) = ConstArrayMap<T>(in, total).template cast<A>();
 }
 
@@ -229,13 +229,13 @@ const ReducePlan& reduce_plan(const KernelContext& ctx) {
   plan.single = reduced_groups <= 1;
   if (reduced_groups == 0) {
     plan.outer = plan.n = 1;
-    plan.inner = product(plan.groups, 0, plan.groups.size());
+    plan.inner = groups_product(plan.groups, 0, plan.groups.size());
   } else if (plan.single) {
     auto g = static_cast<std::size_t>(std::find_if(plan.groups.begin(), plan.groups.end(),
                                                    [](const Group& x) { return x.reduced; }) - plan.groups.begin());
-    plan.outer = product(plan.groups, 0, g);
+    plan.outer = groups_product(plan.groups, 0, g);
     plan.n = plan.groups[g].size;
-    plan.inner = product(plan.groups, g + 1, plan.groups.size());
+    plan.inner = groups_product(plan.groups, g + 1, plan.groups.size());
   }
   plan.shape = shape;
   return plan;

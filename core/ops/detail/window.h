@@ -16,6 +16,10 @@ namespace tl::detail {
 /// nn_grad_ops.cpp: conv2d_backprop_input / _filter, max_pool2d_grad, avg_pool2d_grad (called by register_nn_ops).
 void register_nn_grad_ops(OpRegistry& registry);
 
+/// A window op's "strides" and "padding" attributes as its gradient rules read them (TF's defaults).
+inline Ints window_strides(const GradContext& c) { return c.attrs.get_or<Ints>("strides", {1, 1}); }
+inline std::string window_padding(const GradContext& c) { return c.attrs.get_or<std::string>("padding", "VALID"); }
+
 /// {h, w} of a window attribute ("strides" or "ksize"): 1 int (both), 2 ints, or 4 ints [1, h, w, 1] as in TF.
 inline std::array<std::int64_t, 2> window_hw(const OpDef& op, const Attrs& attrs, const char* name,
                                              const Ints& fallback) {
