@@ -2,7 +2,7 @@
 # Installs whatever Tracelab needs on Debian and is missing; safe to run again (it then does nothing).
 #   scripts/setup.sh          build + serve needs: compilers, Emscripten, Eigen, nlohmann/json, doctest, Node, npm packages
 #   scripts/setup.sh test     the same plus what the tests need: Chromium (browser tests), clang and its
-#                             libFuzzer runtime (the fuzz preset; libclang-rt-14-dev is Debian 12's), protoc and
+#                             libFuzzer runtime (the asan preset; libclang-rt-14-dev is Debian 12's), protoc and
 #                             Debian's python3-protobuf (the TensorBoard event-file checker, tests/tensorboard/)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 // The committed op_call seeds (tests/fuzz/corpus/op_call) are the op samples as encoded now, and the inputs that found
 // bugs still call the op they found them in. A seed names its op by registry index, so a new op shifts the seeds
 // after it to other ops; when this fails, regenerate the corpus with
-// build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus (docs/reliability.md, "Seed corpus").
+// build/asan/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus (docs/reliability.md, "Seed corpus").
 #include <doctest/doctest.h>
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 // fuzz_make_seeds DIR: writes the seed corpus of the fuzz targets into DIR/<target>/ (the committed one is
 // tests/fuzz/corpus) and DIR/graph_json.dict, a libFuzzer dictionary of the graph format's keys and op names.
 //
-//   build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
+//   build/asan/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
 //
 // Seeds are made by the engine itself: graphs traced by tl::function (as traced and as optimized), checkpoints
 // written by tl::Checkpoint, op calls encoded from the doctest suite's op samples (tests/op_samples.cpp), trace

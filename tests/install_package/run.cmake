@@ -2,7 +2,13 @@
 #   install        installs the built core into a scratch prefix and uses it through find_package(tracelab CONFIG);
 #   add_subdirectory  adds the source tree with add_subdirectory (the core is compiled inside the consumer's build).
 # Run by ctest (native): install_package and subdirectory_package.
-file(REMOVE_RECURSE ${WORK_DIR})
+if(MODE STREQUAL "add_subdirectory")
+  # The consumer's build folder is kept between runs, as a user's would be: after an edit of the core, only what
+  # changed is compiled again (configure runs every time). A fresh clone starts from nothing.
+  file(REMOVE ${WORK_DIR}/build/consumer)
+else()
+  file(REMOVE_RECURSE ${WORK_DIR})
+endif()
 if(MODE STREQUAL "add_subdirectory")
   # The consumer's own copy of the core, at -O0 without debug info and with clang++ when there is one: clang's -O0
   # compiles the core's template-heavy files in about 60% of g++'s CPU time (g++ builds the core in the native and
