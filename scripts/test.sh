@@ -73,10 +73,7 @@ collect() {
     wait "$pid" || status=$?
     echo; echo "=== $name (ran in the background from ${at}s) ==="
     cat "$log"
-    if [ "$status" -ne 0 ]; then
-      background=("${background[@]/$job}")
-      fail "$name" "$at"
-    fi
+    [ "$status" -eq 0 ] || fail "$name" "$at"
     rows+=("$name|$at|$(cat "$log.seconds")|ok")
   done
   background=()

@@ -269,7 +269,6 @@ void avg_pool2d_grad_kernel(KernelContext& ctx) {
 // Gradients of the linear backprop ops (public ops only): each is the transpose of a forward op, so its
 // gradient is that forward op, and the gradient w.r.t. its other operand is the other backprop op.
 
-
 /// dx = A_f^T dy, so <g, dx> = <conv2d(g, f), dy>: d dy = conv2d(g, f), d f = conv2d_backprop_filter(g, dy)
 void grad_conv2d_backprop_input(const GradContext& c, Grads d) {
   const Tensor &f = c.input(0), &dy = c.input(1);

@@ -6,19 +6,16 @@ if(MODE STREQUAL "add_subdirectory")
   # The consumer's build folder is kept between runs, as a user's would be: after an edit of the core, only what
   # changed is compiled again (configure runs every time). A fresh clone starts from nothing.
   file(REMOVE ${WORK_DIR}/build/consumer)
-else()
-  file(REMOVE_RECURSE ${WORK_DIR})
-endif()
-if(MODE STREQUAL "add_subdirectory")
   # The consumer's own copy of the core, at -O0 without debug info and with clang++ when there is one: clang's -O0
-  # compiles the core's template-heavy files in about 60% of g++'s CPU time (g++ builds the core in the native and
-  # asan presets, clang in the fuzz preset). This test checks the add_subdirectory wiring, not optimized code.
+  # compiles the core's template-heavy files in about 60% of g++'s CPU time (g++ builds the core in the native
+  # preset, clang in the asan preset). This test checks the add_subdirectory wiring, not optimized code.
   set(configure_args -DTRACELAB_SOURCE_DIR=${SOURCE_DIR} -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0)
   find_program(consumer_cxx clang++)
   if(consumer_cxx)
     list(APPEND configure_args -DCMAKE_CXX_COMPILER=${consumer_cxx})
   endif()
 else()
+  file(REMOVE_RECURSE ${WORK_DIR})
   execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
                   RESULT_VARIABLE rc)
   if(rc)
