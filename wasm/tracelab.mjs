@@ -5,8 +5,9 @@
 //   const tl = await loadTracelab();
 //   const y = tl.tidy(() => tl.tensor([1, 2, 3, 4], [2, 2]).matMul(tl.ones([2, 2])));
 //
-// Browsers and workers import the ES-module build; Node loads the CommonJS build and is handed the .wasm
-// bytes read with fs, because Emscripten 3.1.6 would otherwise try to fetch() a file path under Node 20.
+// Browsers, workers and Node import the same ES-module build of the core (tracelab.core.mjs). A browser or worker
+// lets it fetch tracelab.core.wasm from this folder; Node hands it the bytes read with fs, so the module's
+// browser-only loading code never runs there.
 import { makeAutodiff } from './js/autodiff.mjs';
 import { makeAutograph } from './js/autograph.mjs';
 import { makeData } from './js/data.mjs';
@@ -23,15 +24,11 @@ const isNode = typeof process === 'object' && typeof process.versions?.node === 
                typeof window === 'undefined' && typeof importScripts !== 'function';
 
 async function instantiate() {
+  const { default: factory } = await import('./tracelab.core.mjs');
   if (isNode) {
-    const { createRequire } = await import('node:module');
     const { readFile } = await import('node:fs/promises');
-    const require = createRequire(import.meta.url);
-    const factory = require('./tracelab.node.cjs');
-    const wasmBinary = await readFile(new URL('./tracelab.node.wasm', import.meta.url));
-    return factory({ wasmBinary });
+    return factory({ wasmBinary: await readFile(new URL('./tracelab.core.wasm', import.meta.url)) });
   }
-  const { default: factory } = await import('./tracelab.web.mjs');
   return factory({ locateFile: (file) => new URL(file, import.meta.url).href });
 }
 

@@ -31,7 +31,7 @@ const dataset = (page, id) => page.evaluate((el) => ({ ...document.getElementByI
 
 test('page: served with the right types; a 500-step run of all modes draws every step and every trace', { timeout: 300_000 }, async (t) => {
   const { page, base, problems, loadMs } = await open(t, { query: '?steps=500' });
-  const wasm = await fetch(`${base}/lib/tracelab.web.wasm`);
+  const wasm = await fetch(`${base}/lib/tracelab.core.wasm`);
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
   // /lib/ is the npm package folder (tests/package installs its tarball): the page loads the API a user installs.

@@ -84,7 +84,7 @@ test('package: the tarball holds the builds, the facade, the declarations, the R
   const files = packed.files.map((file) => file.path).sort();
   const api = walk(join(dist, 'js')).map((path) => `js/${path}`);
   const expected = ['LICENSE', 'README.md', 'autograph.d.mts', 'package.json', 'tracelab.d.mts', 'tracelab.mjs',
-                    'tracelab.node.cjs', 'tracelab.node.wasm', 'tracelab.web.mjs', 'tracelab.web.wasm', ...api].sort();
+                    'tracelab.core.mjs', 'tracelab.core.wasm', ...api].sort();
   assert.deepEqual(files, expected);   // the playground's bundles (vendor.mjs, editor.mjs) stay out
   assert.ok(api.includes('js/autograph-parser.mjs') && api.includes('js/autograph/converter.mjs'), api.join(' '));
 
@@ -109,8 +109,8 @@ test('package: the tarball holds the builds, the facade, the declarations, the R
   for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies'])
     assert.equal(manifest[field], undefined, `the package has ${field}`);
   // The installed folder is the tarball's contents, byte for byte where it matters: the .wasm the loader reads.
-  assert.deepEqual(readFileSync(join(project, 'node_modules/tracelab/tracelab.node.wasm')),
-                   readFileSync(join(dist, 'tracelab.node.wasm')));
+  assert.deepEqual(readFileSync(join(project, 'node_modules/tracelab/tracelab.core.wasm')),
+                   readFileSync(join(dist, 'tracelab.core.wasm')));
 });
 
 test('package: every shipped module imports only files the tarball holds and Node built-ins (no node_modules)', () => {
@@ -170,7 +170,7 @@ test('browser: Chromium loads the installed package through an import map and ru
   const server = await startServer({ port: 0, mounts: [{ prefix: '/', root: project }], policy: false });
   t.after(() => server.close());
   const base = `http://127.0.0.1:${server.address().port}`;
-  const wasm = await fetch(`${base}/node_modules/tracelab/tracelab.web.wasm`);
+  const wasm = await fetch(`${base}/node_modules/tracelab/tracelab.core.wasm`);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
   await wasm.arrayBuffer();
 
@@ -190,6 +190,6 @@ test('browser: Chromium loads the installed package through an import map and ru
   assert.deepEqual(result.doubled, [2, 4, 6]);
   assert.equal(result.tracingCount, 1);
   assert.equal(result.version, JSON.parse(readFileSync(join(project, 'node_modules/tracelab/package.json'), 'utf8')).version);
-  assert.ok(requested.includes('/node_modules/tracelab/tracelab.web.wasm'), requested.join(' '));
+  assert.ok(requested.includes('/node_modules/tracelab/tracelab.core.wasm'), requested.join(' '));
   assert.deepEqual(problems, []);
 });
