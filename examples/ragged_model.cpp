@@ -1,10 +1,15 @@
 // The ragged-input experiment from the command line: the article's toy model trained in six modes, a table of
-// the timings, the retracing warnings, and optionally every step as JSON. Built natively and to WASM:
+// the timings, the retracing warnings, and optionally every step as JSON. It checks the lesson's deterministic
+// claims — each mode's trace count (0 / 10 / 1 / 2 / 1 / 4 on the default run) and every mode's losses equal,
+// bit for bit — and exits 1 when one fails (timings are printed, never checked). Built natively and to WASM:
 //   build/native/examples/ragged_model --steps 1000
 //   node build/wasm/examples/ragged_model.js --modes function,signature --steps 1000 --json out.json
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -133,6 +138,56 @@ void print_traces(const tl::experiments::RaggedResult& result) {
   }
 }
 
+/// The traces each mode must make on this run's data: eager none; `function` one per distinct length X;
+/// `signature` and `loop` one; `relaxed` one for the first shape and one relaxed to (batch, None, features) at the
+/// first new length; `bucketed` one per bucket the lengths fall into.
+int expected_traces(tl::experiments::RaggedMode mode, const RaggedConfig& config) {
+  using tl::experiments::RaggedMode;
+  std::vector<tl::experiments::RaggedExample> data = tl::experiments::make_ragged_data(config);
+  std::set<std::int64_t> lengths, buckets;
+  std::vector<std::int64_t> bucket_sizes = config.effective_buckets();
+  for (std::int64_t step = 0; step < config.steps; ++step) {
+    std::int64_t length = data[static_cast<std::size_t>(step) % data.size()].length;
+    lengths.insert(length);
+    buckets.insert(*std::lower_bound(bucket_sizes.begin(), bucket_sizes.end(), length));
+  }
+  switch (mode) {
+    case RaggedMode::eager: return 0;
+    case RaggedMode::function: return static_cast<int>(lengths.size());
+    case RaggedMode::signature: return 1;
+    case RaggedMode::relaxed: return std::min<int>(2, static_cast<int>(lengths.size()));
+    case RaggedMode::loop: return 1;
+    case RaggedMode::bucketed: return static_cast<int>(buckets.size());
+  }
+  return -1;
+}
+
+/// The lesson's checks on a finished run: each mode traced as often as its rule says, and every mode's loss
+/// equals the first mode's at every step, bit for bit (one model, one data stream, the same kernels). Prints a
+/// line per check; false when one fails.
+bool check_run(const tl::experiments::RaggedResult& result) {
+  bool ok = true;
+  std::cout << "\n";
+  for (const auto& mode : result.modes) {
+    int expected = expected_traces(mode.mode, result.config);
+    bool holds = mode.trace_count() == expected;
+    std::cout << "check: " << tl::experiments::mode_name(mode.mode) << " traced " << mode.trace_count()
+              << " time(s), expected " << expected << ": " << (holds ? "ok" : "FAILED") << "\n";
+    ok = ok && holds;
+  }
+  const auto& first = result.modes.front();
+  for (std::size_t m = 1; m < result.modes.size(); ++m) {
+    const auto& mode = result.modes[m];
+    bool same = mode.loss.size() == first.loss.size() &&
+                std::memcmp(mode.loss.data(), first.loss.data(), first.loss.size() * sizeof(float)) == 0;
+    std::cout << "check: " << tl::experiments::mode_name(mode.mode) << "'s " << mode.loss.size()
+              << " losses equal " << tl::experiments::mode_name(first.mode) << "'s, bit for bit: "
+              << (same ? "ok" : "FAILED") << "\n";
+    ok = ok && same;
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,6 +220,10 @@ int main(int argc, char** argv) {
       out << tl::experiments::to_json(result, options.graphs) << "\n";
       if (!out) throw tl::InvalidArgument(tl::detail::cat("cannot write ", options.json_path));
       if (!options.quiet) std::cout << "\nwrote " << options.json_path << "\n";
+    }
+    if (!check_run(result)) {
+      std::cout << "SOME CHECKS FAILED\n";
+      return 1;
     }
   } catch (const tl::Error& e) {
     std::cerr << "ragged_model: " << e.kind() << ": " << e.what() << "\n";

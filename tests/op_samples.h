@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tracelab/tracelab.h"
@@ -31,5 +32,14 @@ inline std::size_t num_outputs(const OpDef& op, const OpSample& sample) {
 
 /// Op name -> a few sample calls (seeded random data, small shapes, some broadcasting).
 const std::map<std::string, std::vector<OpSample>>& op_samples();
+
+/// The samples whose shape rule needs known dims, by design, each with the reason: traced with every dim unknown
+/// they must be rejected, and every other sample must trace (traced_ops_test.cpp, executor_test.cpp).
+inline const std::map<std::pair<std::string, std::size_t>, std::string>& samples_needing_known_dims() {
+  static const std::map<std::pair<std::string, std::size_t>, std::string> samples = {
+      {{"squeeze", 0}, "squeeze without axes drops every size-1 dim: with a dim unknown the output's rank is unknown"},
+  };
+  return samples;
+}
 
 }  // namespace tl::testing

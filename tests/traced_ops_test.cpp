@@ -65,7 +65,9 @@ void check_same(const std::vector<Tensor>& expected, const std::vector<Tensor>& 
 }  // namespace
 
 TEST_CASE("function/registry walk: every op gives the same result eagerly, traced, and traced with unknown dims") {
-  int static_runs = 0, unknown_runs = 0, unknown_rejected = 0;
+  const auto& needs_known = tl::testing::samples_needing_known_dims();
+  int static_runs = 0, unknown_runs = 0;
+  std::size_t rejected_as_listed = 0;
   tl::ScopedLogCapture quiet;  // the print op's samples
   for (const auto& entry : tl::testing::op_samples()) {  // no structured bindings: clang 14 cannot capture them
     const std::string& name = entry.first;
@@ -77,21 +79,23 @@ TEST_CASE("function/registry walk: every op gives the same result eagerly, trace
       std::vector<Tensor> eager = run_eager(op, calls[i]);
       check_same(eager, run_traced(op, calls[i], false));
       ++static_runs;
+      const bool listed = needs_known.count({name, i}) == 1;
       std::vector<Tensor> unknown;
       try {
         unknown = run_traced(op, calls[i], true);
-      } catch (const tl::Error& e) {  // a shape rule that needs a known dim (e.g. a reshape target from input)
-        MESSAGE(name, " sample ", i, " cannot trace with unknown dims: ", std::string(e.what()));
-        ++unknown_rejected;
+      } catch (const tl::Error& e) {
+        CHECK_MESSAGE(listed, "not listed in samples_needing_known_dims (op_samples.h), yet rejected: ", e.what());
+        rejected_as_listed += listed ? 1 : 0;
         continue;
       }
+      CHECK_MESSAGE(!listed, "listed in samples_needing_known_dims, yet traced with every dim unknown");
       check_same(eager, unknown);
       ++unknown_runs;
     }
   }
   MESSAGE("traced ", static_runs, " samples with static shapes, ", unknown_runs, " with unknown dims (",
-          unknown_rejected, " rejected by a shape rule)");
-  CHECK(unknown_rejected * 10 <= static_runs);  // nearly every op must trace with unknown dims
+          rejected_as_listed, " rejected by a shape rule, as listed)");
+  CHECK(rejected_as_listed == needs_known.size());  // every listed sample exists and was rejected
 }
 
 }  // namespace traced_ops_test

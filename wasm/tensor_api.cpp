@@ -2,6 +2,7 @@
 // arrays (never views into WASM memory, which may move), ops run through the one funnel, errors become JS
 // Errors named after the C++ class.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 
 #include <algorithm>
 #include <cmath>
@@ -525,7 +526,8 @@ val memory() {
   out.set("numBytes", static_cast<double>(bytes));
   out.set("numVariables", static_cast<double>(variables().size()));
   out.set("numTapes", static_cast<double>(tapes().size()));
-  out.set("wasmHeapBytes", static_cast<double>(experiments::heap_bytes()));
+  out.set("wasmHeapBytes", static_cast<double>(emscripten_get_heap_size()));
+  out.set("heapBytesInUse", static_cast<double>(experiments::heap_bytes()));
   return out;
 }
 

@@ -180,7 +180,11 @@ export interface SavedModel {
 export type Savable = TracedFunction<any> | ConcreteFunction | LoadedFunction;
 
 export interface Memory {
-  numTensors: number; numBytes: number; numVariables: number; numTapes: number; wasmHeapBytes: number;
+  numTensors: number; numBytes: number; numVariables: number; numTapes: number;
+  /** The WebAssembly linear memory's size in bytes (it grows, never shrinks). */
+  wasmHeapBytes: number;
+  /** The bytes malloc has handed out and not taken back (dlmalloc's count): flat over repeated work when nothing leaks. */
+  heapBytesInUse: number;
   /** Handles released by the FinalizationRegistry (tensors garbage-collected without dispose()). */
   collectedByGC: number;
   /** The WebAssembly stack pointer between calls: the same before and after any call, including one that threw. */

@@ -108,7 +108,7 @@ export async function loadTracelab(options) {
       walk(value);
       if (all.size > 0) engine.disposeAll([...all]);
     },
-    /** {numTensors, numBytes, numVariables, numTapes, wasmHeapBytes, collectedByGC}. */
+    /** {numTensors, numBytes, numVariables, numTapes, wasmHeapBytes, heapBytesInUse, collectedByGC, stackPointer}. */
     memory: () => ({ ...core.memory(), collectedByGC: engine.collected, stackPointer: core.stackSave() }),
     /**
      * Receives every log message (tl.print output, retracing warnings) as handler(level, text), level 'print',

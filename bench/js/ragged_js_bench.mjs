@@ -213,7 +213,12 @@ if (tf && tfjsSteps > 0) {
   const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
   require('@tensorflow/tfjs-backend-wasm').setWasmPaths(`${wasmDir}/`);
   for (const backend of ['cpu', 'wasm']) {
-    await tf.setBackend(backend);
+    // setBackend resolves to false (it does not throw) when the backend fails to initialize; TF.js then keeps the
+    // backend it had, and a row labelled with this backend's name would time another one.
+    if (!(await tf.setBackend(backend)) || tf.getBackend() !== backend) {
+      console.log(`TF.js ${backend}: setBackend('${backend}') failed (the backend in use is ${tf.getBackend()}); no row for it`);
+      continue;
+    }
     await tf.ready();
     const weights = [];
     for (let i = 0; i + 1 < WIDTHS.length; ++i) {
@@ -270,7 +275,8 @@ for (const [mode, us] of Object.entries(paired)) {
               `f(x, y) ${blockRatio('f(x, y)', 'core')}; that loop / the runner's step ${blockRatio('core', 'runner')}`);
 }
 const over = (a, b) => med(a) / med(b);
-if (results['TF.js cpu'])
-  console.log(`TF.js / Tracelab JS signature: cpu ${over('TF.js cpu', 'JS signature').toFixed(0)}x, wasm ${over('TF.js wasm', 'JS signature').toFixed(0)}x; TF.js / Tracelab JS eager: cpu ${over('TF.js cpu', 'JS eager').toFixed(1)}x, wasm ${over('TF.js wasm', 'JS eager').toFixed(1)}x`);
+for (const backend of ['cpu', 'wasm'].filter((b) => results[`TF.js ${b}`]))
+  console.log(`TF.js ${backend} / Tracelab JS signature: ${over(`TF.js ${backend}`, 'JS signature').toFixed(0)}x; ` +
+              `TF.js ${backend} / Tracelab JS eager: ${over(`TF.js ${backend}`, 'JS eager').toFixed(1)}x`);
 if (args.json)
   writeFileSync(args.json, JSON.stringify(Object.fromEntries(Object.keys(results).map((k) => [k, { median: med(k), rounds: results[k].us }])), null, 1));

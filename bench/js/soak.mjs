@@ -1,8 +1,10 @@
 // Soak: the ragged experiment for many steps in the WASM core under Node, one mode at a time, watching memory.
-// At 1%, 50% and 100% of each mode's steps (from runRagged's progress reports) it samples the WASM heap
-// (linear memory), the live tensor and variable handles of the JS API and the traces so far; with the runner's
-// own heap fields (after step 1000 and after the last) it checks the mode reaches a steady state: heap at 50% ==
-// heap at the end, runner heap at its check step == at the end, live tensors unchanged, the expected trace count.
+// At 1%, 50% and 100% of each mode's steps (from runRagged's progress reports) it samples the heap's bytes in use
+// (malloc's count, tl.memory().heapBytesInUse), the linear memory's size, the live tensor and variable handles of
+// the JS API and the traces so far; with the runner's own heap fields (bytes in use after step 1000 and after the
+// last) it checks the mode reaches a steady state: bytes in use at 50% == at the end, to the byte, runner heap at
+// its check step == at the end, live tensors unchanged, the linear memory not grown by the run's end, the expected
+// trace count.
 // Prints a table; exits 1 when a check fails.
 //   node bench/js/soak.mjs [--steps 200000] [--modes eager,function,...] [--json soak.json]
 // `loop` runs the whole loop as one graph call, so it reports once, at the end: its 1% / 50% columns are empty
@@ -18,7 +20,8 @@ export const EXPECTED_TRACES = { eager: 0, function: 10, signature: 1, relaxed: 
 export function soakMode(tl, mode, steps, seed = 42) {
   const sample = (at, step, traces) => {
     const m = tl.memory();
-    return { at, step, heapBytes: m.wasmHeapBytes, tensors: m.numTensors, variables: m.numVariables, traces };
+    return { at, step, heapBytes: m.heapBytesInUse, memoryBytes: m.wasmHeapBytes, tensors: m.numTensors,
+             variables: m.numVariables, traces };
   };
   const targets = [['1%', Math.max(1, Math.round(steps / 100))], ['50%', Math.round(steps / 2)], ['100%', steps]];
   const samples = [sample('start', 0, 0)];
@@ -46,9 +49,11 @@ export function soakMode(tl, mode, steps, seed = 42) {
   if (run.steps !== steps) fail(`ran ${run.steps} of ${steps} steps`);
   if (run.trace_count !== EXPECTED_TRACES[mode]) fail(`${run.trace_count} traces, expected ${EXPECTED_TRACES[mode]}`);
   if (byName['50%'] && byName['50%'].heapBytes !== byName['100%'].heapBytes)
-    fail(`heap grew from ${byName['50%'].heapBytes} bytes at 50% to ${byName['100%'].heapBytes} at the end`);
+    fail(`bytes in use went from ${byName['50%'].heapBytes} at 50% to ${byName['100%'].heapBytes} at the end`);
+  if (after.memoryBytes !== byName['100%'].memoryBytes)
+    fail(`linear memory grew from ${byName['100%'].memoryBytes} bytes at the run's end to ${after.memoryBytes} after it`);
   if (run.heap.bytes_at_check !== run.heap.bytes_at_end)
-    fail(`runner heap grew from ${run.heap.bytes_at_check} bytes after step ${run.heap.check_step} to ${run.heap.bytes_at_end}`);
+    fail(`runner heap (bytes in use) went from ${run.heap.bytes_at_check} bytes after step ${run.heap.check_step} to ${run.heap.bytes_at_end}`);
   for (const s of [...samples.slice(1), after])
     if (s.tensors !== samples[0].tensors) fail(`${s.tensors} live tensors at ${s.at}, ${samples[0].tensors} at the start`);
   return {
@@ -96,18 +101,20 @@ async function main() {
   const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
   const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
   const tl = await loadTracelab();
-  console.log(`soak: ${steps} steps × ${modes.join(', ')} (WASM core from ${dist}, node ${process.version}); heap in MiB`);
+  console.log(`soak: ${steps} steps × ${modes.join(', ')} (WASM core from ${dist}, node ${process.version}); heap: ` +
+              'MiB in use (malloc\'s count)');
   const started = performance.now();
   const results = soak(tl, {
     steps, modes,
-    onMode: (r) => console.log(`  ${r.mode}: ${(r.wallMs / 1000).toFixed(1)} s, heap ${mib(r.samples[0].heapBytes)} → ${mib(r.after.heapBytes)} MiB, ` +
+    onMode: (r) => console.log(`  ${r.mode}: ${(r.wallMs / 1000).toFixed(1)} s, in use ${mib(r.samples[0].heapBytes)} → ${mib(r.after.heapBytes)} MiB, ` +
+                               `memory ${mib(r.after.memoryBytes)} MiB, ` +
                                `${r.traceCount} traces, steady ${r.steadyMedianUs.toFixed(1)} µs${r.failures.length ? ', FAILED' : ''}`),
   });
   const totalS = (performance.now() - started) / 1000;
   console.log(`\n${table(results)}\n\ntotal ${totalS.toFixed(1)} s`);
   const failures = results.flatMap((r) => r.failures);
   for (const f of failures) console.log(`FAIL ${f}`);
-  if (!failures.length) console.log('stable: heap at 50% == heap at the end, runner heap at its check == at the end, live tensors unchanged, trace counts as expected');
+  if (!failures.length) console.log('stable: bytes in use at 50% == at the end, runner heap at its check == at the end, live tensors unchanged, memory not grown after the run, trace counts as expected');
   if (args.json) {
     writeFileSync(args.json, JSON.stringify({ format: 'tracelab.soak/1', steps, node: process.version, totalS, ok: !failures.length, failures, modes: results }, null, 1));
     console.log(`wrote ${args.json}`);

@@ -7,9 +7,17 @@
 #include "tracelab/base/error.h"
 #include "tracelab/tensor/creation.h"
 
-#if defined(__EMSCRIPTEN__)
-#include <emscripten/heap.h>
-#elif defined(__GLIBC__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TRACELAB_HEAP_FROM_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TRACELAB_HEAP_FROM_ASAN 1
+#endif
+#if defined(TRACELAB_HEAP_FROM_ASAN)
+#include <sanitizer/allocator_interface.h>
+#elif defined(__EMSCRIPTEN__) || defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
@@ -138,11 +146,13 @@ std::vector<std::vector<float>> initial_kernels(const RaggedConfig& config) {
 }
 
 std::size_t heap_bytes() noexcept {
-#if defined(__EMSCRIPTEN__)
-  return emscripten_get_heap_size();
+#if defined(TRACELAB_HEAP_FROM_ASAN)
+  return __sanitizer_get_current_allocated_bytes();  // ASan's allocator replaces malloc's
+#elif defined(__EMSCRIPTEN__)
+  return static_cast<std::size_t>(mallinfo().uordblks);  // dlmalloc: bytes in allocated chunks
 #elif defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
   struct mallinfo2 info = mallinfo2();
-  return info.arena + info.hblkhd;
+  return info.uordblks + info.hblkhd;  // allocated chunks in the arenas + mmap'ed chunks
 #else
   return 0;
 #endif

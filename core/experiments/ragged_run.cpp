@@ -196,8 +196,12 @@ bool run_loop(ModeRun& run, const Data& data) {
   auto factory = [&] {
     auto next = std::make_shared<std::int64_t>(0);
     return data::GeneratorFn([&, next]() -> std::optional<data::Element> {
+      // Both heap readings inside the loop, at the same point of a step, so they see the same live state.
       if (*next == result.heap_check_step) result.heap_bytes_at_check = heap_bytes();
-      if (*next == config.steps) return std::nullopt;
+      if (*next == config.steps) {
+        result.heap_bytes_at_end = heap_bytes();
+        return std::nullopt;
+      }
       std::size_t i = data.index((*next)++);
       return data::Element{data.x[i], data.y[i]};
     });
@@ -214,7 +218,6 @@ bool run_loop(ModeRun& run, const Data& data) {
   }, options);
   std::int64_t start = TimestampLog::now();
   train();
-  result.heap_bytes_at_end = heap_bytes();
   const CallRecord& record = train.calls().back();
   const auto& times = log.times();
   for (std::size_t i = 0; i < times.size(); ++i) {

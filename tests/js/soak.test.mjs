@@ -1,7 +1,7 @@
 // A short soak (bench/js/soak.mjs runs the long one): 3000 steps of each of the six ragged modes in the WASM core,
 // one runRagged call per mode. Between the midpoint and the end the WASM heap must not grow (the progress
-// samples and the runner's own heap fields), the live tensor handles must not change, and each mode traces as
-// often as the CLI says.
+// samples and the runner's own heap fields: malloc's bytes in use, to the byte), the live tensor handles must not
+// change, and each mode traces as often as the CLI says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
@@ -29,7 +29,7 @@ for (const mode of MODES) {
     }
     assert.equal(at['100%'].step, STEPS);
     assert.equal(r.after.tensors, at.start.tensors);
-    assert.equal(r.after.heapBytes, at['100%'].heapBytes);
+    assert.equal(r.after.memoryBytes, at['100%'].memoryBytes);
     assert.deepEqual(r.failures, []);
   });
 }

@@ -15,6 +15,14 @@ export function sameValues(a, b, tolerance = 0) {
   return true;
 }
 
+/** Whether two arrays hold the same values bit for bit (Object.is: -0 and 0 differ, NaN equals NaN); false when
+ * either is missing or empty or the lengths differ. */
+export function sameBits(a, b) {
+  if (!a || !b || a.length !== b.length || a.length === 0) return false;
+  for (let i = 0; i < a.length; ++i) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
 /** The largest |a[i] - b[i]| (Infinity when the lengths differ or an array is missing or empty). */
 export function largestDifference(a, b) {
   if (!a || !b || a.length !== b.length || a.length === 0) return Infinity;

@@ -1,6 +1,6 @@
 // Lesson 6's live checks: which variables each phase trained and which stayed, the losses, the restore, one trace
 // for every length, and the summary records, compared value by value with the losses they log.
-import { expect } from './expect.js';
+import { expect, largestDifference, sameBits } from './expect.js';
 
 const { that } = expect;
 const json = (value) => JSON.stringify(value);
@@ -25,25 +25,45 @@ export const checks = {
     `Six variables (trunk and head 1) trained 300 steps; task 1 loss ${result?.first?.toFixed(3)} → ${result?.last?.toFixed(5)}.`,
     `Expected the trunk's and head 1's six variables trained 300 steps and the loss falling a hundredfold; got ` +
       `${json(result?.trained)}, ${result?.steps} steps, ${result?.first} → ${result?.last}.`),
-  'fine-tune': ({ result }) => that(
-    json(result?.trained) === '["head_2/kernel","head_2/bias"]' && result.unchanged === true && result.last < result.first / 10,
-    `Only head 2 learned (loss ${result?.first?.toFixed(3)} → ${result?.last?.toFixed(4)}); the trunk did not change.`,
-    `Expected head 2's two variables trained, the loss falling tenfold, the trunk unchanged; got ${json(result?.trained)}, ` +
-      `${result?.first} → ${result?.last}, unchanged ${result?.unchanged}.`),
-  'export-trunk': ({ result }) => that(
-    result?.differedBefore === true && result.equalAfter === true && json(result.saved) === json(TRUNK) && result.bytes > 0,
-    'The checkpoint holds the trunk\'s four variables; a fresh trunk computes exactly what the trained one does after loading it.',
-    `Differed before: ${result?.differedBefore}; equal after: ${result?.equalAfter}; saved ${json(result?.saved)}.`),
+  'fine-tune': ({ result }) => {
+    const before = result?.trunkBefore ?? [], after = result?.trunkAfter ?? [];
+    const unchanged = before.length === TRUNK.length && after.length === TRUNK.length &&
+                      before.every((values, i) => sameBits(values, after[i]));
+    return that(
+      json(result?.trained) === '["head_2/kernel","head_2/bias"]' && unchanged && result.last < result.first / 10,
+      `Only head 2 learned (loss ${result?.first?.toFixed(3)} → ${result?.last?.toFixed(4)}); the trunk's four ` +
+        'variables did not change, bit for bit.',
+      `Expected head 2's two variables trained, the loss falling tenfold, the trunk's ${TRUNK.length} variables ` +
+        `unchanged; got ${json(result?.trained)}, ${result?.first} → ${result?.last}, ${before.length} and ` +
+        `${after.length} trunk variables read, unchanged: ${unchanged}.`);
+  },
+  'export-trunk': ({ result }) => {
+    const { original = [], freshBefore = [], restored = [] } = result ?? {};
+    const differedBefore = freshBefore.length === original.length && !sameBits(freshBefore, original);
+    return that(
+      original.length > 0 && differedBefore && sameBits(restored, original) && json(result.saved) === json(TRUNK) &&
+        result.bytes > 0,
+      'The checkpoint holds the trunk\'s four variables; a fresh trunk computes exactly what the trained one does after loading it.',
+      `Expected a fresh trunk's ${original.length} outputs to differ before the restore and equal the trained ` +
+        `trunk's bit for bit after it; differed before: ${differedBefore}, equal after: ${sameBits(restored, original)}; ` +
+        `saved ${json(result?.saved)}.`);
+  },
   'export-model': ({ result }) => that(
-    result?.identical === true && result.variables === 6 &&
+    sameBits(result?.reloaded, result?.original) && result.original.length === 4 && result.variables === 6 &&
       typeof result.wrongShape === 'string' && result.wrongShape.includes('expects float32 (None, 8)'),
     'The loaded saved model predicts exactly what the model does and rejects a call that does not fit its signature.',
-    `Identical: ${result?.identical}; variables: ${result?.variables}; error: ${json(result?.wrongShape)}.`),
-  'dynamic-rnn': ({ result }) => that(
-    result?.traces === 1 && json(result.lengths) === '[3,7,12]' && result.maxDifference >= 0 && result.maxDifference < 1e-5,
-    `One trace for lengths 3, 7 and 12; traced and eager agree (largest difference ${result?.maxDifference}).`,
-    `Expected one trace for lengths [3,7,12] agreeing with eager; got ${result?.traces} traces for ` +
-      `${json(result?.lengths)}, largest difference ${result?.maxDifference}.`),
+    `Expected the loaded model's 4 predictions equal to the model's bit for bit, 6 variables and a signature error; ` +
+      `got ${result?.reloaded?.length} predictions (identical: ${sameBits(result?.reloaded, result?.original)}), ` +
+      `${result?.variables} variables, error ${json(result?.wrongShape)}.`),
+  'dynamic-rnn': ({ result }) => {
+    const states = result?.states ?? [];
+    const difference = Math.max(...states.map((s) => (s.traced?.length === 8 ? largestDifference(s.traced, s.eager) : Infinity)));
+    return that(
+      result?.traces === 1 && json(states.map((s) => s.length)) === '[3,7,12]' && difference < 1e-5,
+      `One trace for lengths 3, 7 and 12; traced and eager agree on each final state's 8 units (largest difference ${difference}).`,
+      `Expected one trace for lengths [3,7,12], each final state's 8 units agreeing with eager; got ` +
+        `${result?.traces} traces for ${json(states.map((s) => s.length))}, largest difference ${difference}.`);
+  },
   summaries: ({ result }) => {
     const problem = recordProblem(result);
     return that(!problem && result.outside === false,

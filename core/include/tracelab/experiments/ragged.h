@@ -119,9 +119,8 @@ struct RaggedModeResult {
   /// "train_step", with the model's and the optimizer's variables as the steps left them. Empty otherwise, for
   /// eager (no graph) and for loop (its dataset_loop node holds a C++ pipeline, which a file cannot hold).
   std::vector<std::uint8_t> saved_model;
-  /// Heap size (WASM: the linear memory's size; natively: bytes glibc's malloc got from the system) after
-  /// step heap_check_step (1000, or the last step of a shorter run) and after the last step: equal means the
-  /// mode's steady state allocates nothing it keeps.
+  /// Bytes in use on the heap (heap_bytes()) after step heap_check_step (1000, or the last step of a shorter
+  /// run) and after the last step: equal means the mode's steady state keeps nothing it allocates, to the byte.
   std::int64_t heap_check_step = 0;
   std::size_t heap_bytes_at_check = 0;
   std::size_t heap_bytes_at_end = 0;
@@ -175,7 +174,9 @@ struct RaggedExample {
   std::vector<float> y;
 };
 std::vector<RaggedExample> make_ragged_data(const RaggedConfig& config);
-/// The heap size as the runner reports it (see RaggedModeResult::heap_bytes_at_check).
+/// The bytes malloc has handed out and not taken back: glibc's mallinfo2 (uordblks + hblkhd) natively, dlmalloc's
+/// mallinfo in WASM, ASan's allocator count under the sanitizers; 0 where none of these exists. See
+/// RaggedModeResult::heap_bytes_at_check.
 std::size_t heap_bytes() noexcept;
 /// The initial kernels of the model (one per Dense layer, (in, out) row-major), as every mode starts with them.
 std::vector<std::vector<float>> initial_kernels(const RaggedConfig& config);

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Mutation testing: proves the checks can fail. Each mutant below is one deliberate fault — a gradient sign
+# flipped, a cache key ignoring dtype, a buffer released one step early, 32 bytes leaked per graph run, an example
+# exiting 1 after printing, a lesson check inverted, a bad-input row's check dropped, ... — applied to a scratch
+# clone of HEAD (committed work only), built incrementally, and the tests named for it are run: they must fail.
+# The script prints a table (mutant, the test that caught it, seconds) and exits 1 if any mutant survives or
+# cannot be applied (its code is no longer there: the list must follow the code).
+#
+#   scripts/mutants.sh                 every mutant
+#   scripts/mutants.sh grad-sub-sign   only the named ones
+#
+# The scratch clone lives in build/mutants (its native build is kept between runs, so a second run is quick). The
+# JavaScript mutants run the scratch's tests on a copy of this tree's WASM build (build/wasm/dist, which must be
+# built: cmake --build --preset wasm). Not part of scripts/test.sh: it takes about 15 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+scratch=$repo/build/mutants
+src=$scratch/tracelab
+dist=$scratch/dist
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+
+# ---- the mutants: name, file, the exact text (found exactly once), its replacement, how the fault is caught ----
+# The checks: "doctest PATTERN" runs the native doctest binary on the cases matching PATTERN; "ctest REGEX" runs the
+# native preset's ctest entries matching REGEX; "js FILE" runs a node test file against the scratch's dist copy.
+names=() files=() olds=() news=() checks=()
+mutant() { names+=("$1"); files+=("$2"); olds+=("$3"); news+=("$4"); checks+=("$5"); }
+
+mutant grad-sub-sign core/ops/math_ops.cpp \
+  'if (c.needs(1)) d[1] = unbroadcast(neg(c.grad()), c.input(1).shape());' \
+  'if (c.needs(1)) d[1] = unbroadcast(c.grad(), c.input(1).shape());' \
+  'doctest gradients: every differentiable op*'
+mutant cache-key-ignores-dtype core/function/trace_key.cpp \
+  'if (spec->dtype() != other.dtype() || spec->shape().rank() != other.shape().rank()) return false;' \
+  'if (spec->shape().rank() != other.shape().rank()) return false;' \
+  'doctest function/*'
+mutant executor-releases-early core/graph/executor_plan.cpp \
+  'if (last_use[v] != keep) by_step[last_use[v]].push_back(v);' \
+  'if (last_use[v] != keep) by_step[last_use[v] > 0 ? last_use[v] - 1 : 0].push_back(v);' \
+  'doctest executor/*'
+mutant leak-32-bytes-per-run core/graph/executor.cpp \
+  $'  RunScope scope(*this);\n  check_inputs(inputs);' \
+  $'  RunScope scope(*this);\n  check_inputs(inputs);\n  struct Leak { Leak* next; char pad[24]; };\n  static Leak* leaked = nullptr;\n  leaked = new Leak{leaked, {}};' \
+  'doctest ragged/heap*'
+mutant squeeze-guesses-unknown-dims core/ops/layout_ops.cpp \
+  'TL_CHECK(d >= 0, ShapeError, "squeeze: cannot squeeze every size-1 dim of ",' \
+  'TL_CHECK(d >= 0 || true, ShapeError, "squeeze: cannot squeeze every size-1 dim of ",' \
+  'doctest function/registry walk*'
+mutant bad-input-row-accepted core/experiments/ragged_config.cpp \
+  $'  check_range("steps", steps, 1, 10\'000\'000);' \
+  $'  check_range("steps", steps, 0, 10\'000\'000);' \
+  'doctest bad input:*'
+mutant example-exits-1-after-printing examples/ragged_model.cpp \
+  $'    std::cerr << "ragged_model: " << e.kind() << ": " << e.what() << "\\n";\n    return 1;\n  }\n  return 0;\n}' \
+  $'    std::cerr << "ragged_model: " << e.kind() << ": " << e.what() << "\\n";\n    return 1;\n  }\n  return 1;\n}' \
+  'ctest ^example_ragged_model_warmup$'
+mutant bad-flag-exits-0 examples/flags.h \
+  $'      std::cerr << program_ << ": " << error.what() << "\\n\\n" << usage();\n      return 2;' \
+  $'      std::cerr << program_ << ": " << error.what() << "\\n\\n" << usage();\n      return 0;' \
+  'ctest ^example_tracing_rules_bad_flag$'
+mutant lesson-check-inverted examples/tracing_rules.cpp \
+  'return check(square_sum.tracing_count() == 1 && unknown_length' \
+  'return check(square_sum.tracing_count() != 1 && unknown_length' \
+  'ctest ^example_tracing_rules$'
+mutant phase-2-trains-the-trunk examples/keras_transfer.cpp \
+  '"task2", *model.path2, [&] { return model.head2->trainable_variables(); }' \
+  '"task2", *model.path2, [&] { return model.path2->trainable_variables(); }' \
+  'ctest ^example_keras_transfer$'
+mutant ragged-trace-count-unchecked examples/ragged_model.cpp \
+  'case RaggedMode::relaxed: return std::min<int>(2, static_cast<int>(lengths.size()));' \
+  'case RaggedMode::relaxed: return static_cast<int>(lengths.size());' \
+  'ctest ^example_ragged_model$'
+mutant bench-exits-1 bench/ops_bench.cpp \
+  $'  row("softmax f32[256,10]", median_us([&] { tl::softmax(logits); }, 2000));\n  return 0;' \
+  $'  row("softmax f32[256,10]", median_us([&] { tl::softmax(logits); }, 2000));\n  return 1;' \
+  'ctest ^bench_ops$'
+mutant fresh-process-case-renamed tests/control_flow_test.cpp \
+  'TEST_CASE("graph JSON in a fresh process' \
+  'TEST_CASE("graph JSON, fresh process' \
+  'ctest ^graph_json_fresh_process$'
+mutant tutorial-cell-trains-the-trunk web/tutorials/keras-transfer.html \
+  'const variables = shared.head2.trainableWeights;' \
+  'const variables = [...shared.trunk.trainableWeights, ...shared.head2.trainableWeights];' \
+  'js tests/js/tutorial_checks.test.mjs'
+mutant js-random-normal-skewed wasm/tracelab.mjs \
+  'Math.cos(2 * Math.PI * nextRandom())' \
+  'Math.cos(1.9 * Math.PI * nextRandom())' \
+  'js tests/js/api.test.mjs'
+mutant doc-quotes-a-stale-cell docs/tutorials/06-keras-transfer.md \
+  'const variables = shared.head2.trainableWeights;' \
+  'const variables = shared.head2.weights;' \
+  'js tests/js/tutorial_docs.test.mjs'
+
+# ---- running them ----
+selected=("$@")
+wanted() { [ ${#selected[@]} -eq 0 ] && return 0; local s; for s in "${selected[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+for s in "${selected[@]}"; do
+  found=0; for n in "${names[@]}"; do [ "$n" = "$s" ] && found=1; done
+  [ $found = 1 ] || { echo "mutants: no mutant named '$s' (known: ${names[*]})" >&2; exit 2; }
+done
+
+mkdir -p "$scratch"
+if [ -d "$src/.git" ]; then
+  git -C "$src" fetch --quiet "$repo" HEAD && git -C "$src" reset --quiet --hard FETCH_HEAD && git -C "$src" clean -qfd
+else
+  git clone --quiet "$repo" "$src"
+fi
+ln -sfn "$repo/node_modules" "$src/node_modules"
+echo "mutants: scratch clone of $(git -C "$src" rev-parse --short HEAD) in $src"
+needs_js=0
+for i in "${!names[@]}"; do wanted "${names[$i]}" && [[ ${checks[$i]} == js* ]] && needs_js=1; done
+if [ $needs_js = 1 ]; then
+  [ -f "$repo/build/wasm/dist/tracelab.mjs" ] || { echo "mutants: the JS mutants need build/wasm/dist (cmake --preset wasm && cmake --build --preset wasm)" >&2; exit 2; }
+  rm -rf "$dist"; cp -r "$repo/build/wasm/dist" "$dist"
+fi
+echo "mutants: building the scratch clone (native preset; kept between runs)"
+(cd "$src" && cmake --preset native >/dev/null && cmake --build --preset native >"$scratch/build.log" 2>&1) ||
+  { tail -30 "$scratch/build.log"; echo "mutants: the unmutated scratch clone does not build" >&2; exit 1; }
+
+# Replaces the one occurrence of OLD in FILE by NEW; fails when OLD occurs zero or several times.
+apply() {
+  OLD=$2 NEW=$3 perl -0pi -e 'BEGIN { $n = 0 } $n = s/\Q$ENV{OLD}\E/$ENV{NEW}/g; END { exit($n == 1 ? 0 : 1) }' "$1"
+}
+
+# Runs one check in the scratch clone; its output goes to $log. Exit status 0 means the tests passed.
+run_check() {
+  local check=$1 log=$2
+  case $check in
+    doctest\ *)
+      cmake --build "$src/build/native" --target tracelab_tests >"$log" 2>&1 || return 3
+      "$src/build/native/tests/tracelab_tests" --no-version --no-colors "--test-case=${check#doctest }" >>"$log" 2>&1 ;;
+    ctest\ *)
+      cmake --build "$src/build/native" >"$log" 2>&1 || return 3
+      ctest --test-dir "$src/build/native" --no-tests=error -R "${check#ctest }" --output-on-failure >>"$log" 2>&1 ;;
+    js\ *)
+      # The facade's modules are copied into the dist folder as the build copies them.
+      cp "$src/wasm/tracelab.mjs" "$dist/tracelab.mjs"; cp -r "$src/wasm/js/." "$dist/js/"
+      TRACELAB_DIST=$dist node --test "$src/${check#js }" >"$log" 2>&1 ;;
+  esac
+}
+
+rows=() survived=0
+for i in "${!names[@]}"; do
+  name=${names[$i]}
+  wanted "$name" || continue
+  file=${files[$i]} check=${checks[$i]} log=$scratch/$name.log
+  start=$(date +%s)
+  if ! apply "$src/$file" "${olds[$i]}" "${news[$i]}"; then
+    rows+=("$name|$file|NOT APPLIED: the text to mutate is not in the file exactly once|0"); survived=$((survived + 1))
+    git -C "$src" checkout --quiet -- "$file"
+    continue
+  fi
+  set +e; run_check "$check" "$log"; status=$?; set -e
+  seconds=$(( $(date +%s) - start ))
+  case $status in
+    0) rows+=("$name|$file|SURVIVED: $check passed (log: $log)|$seconds"); survived=$((survived + 1)) ;;
+    3) rows+=("$name|$file|DID NOT BUILD: a mutant must compile to test the checks (log: $log)|$seconds"); survived=$((survived + 1)) ;;
+    *) rows+=("$name|$file|killed by $check|$seconds") ;;
+  esac
+  git -C "$src" checkout --quiet -- "$file"
+  echo "  $name: ${rows[-1]##*|} s"
+done
+# Leave the scratch build matching the clean sources, so the next run starts from it.
+cmake --build "$src/build/native" >/dev/null 2>&1 || true
+
+echo
+printf '%-34s %-38s %s\n' mutant file "caught by (seconds)"
+for row in "${rows[@]}"; do
+  IFS='|' read -r name file what seconds <<<"$row"
+  printf '%-34s %-38s %s (%s s)\n' "$name" "$file" "$what" "$seconds"
+done
+echo
+if [ $survived -gt 0 ]; then
+  echo "mutants: $survived of ${#rows[@]} survived or could not be applied"
+  exit 1
+fi
+echo "mutants: all ${#rows[@]} killed"
