@@ -33,11 +33,19 @@ inline std::size_t num_outputs(const OpDef& op, const OpSample& sample) {
 /// Op name -> a few sample calls (seeded random data, small shapes, some broadcasting).
 const std::map<std::string, std::vector<OpSample>>& op_samples();
 
-/// The samples whose shape rule needs known dims, by design, each with the reason: traced with every dim unknown
-/// they must be rejected, and every other sample must trace (traced_ops_test.cpp, executor_test.cpp).
-inline const std::map<std::pair<std::string, std::size_t>, std::string>& samples_needing_known_dims() {
-  static const std::map<std::pair<std::string, std::size_t>, std::string> samples = {
-      {{"squeeze", 0}, "squeeze without axes drops every size-1 dim: with a dim unknown the output's rank is unknown"},
+/// A sample whose shape rule needs known dims, by design: why, and the error its shape rule must give.
+struct NeedsKnownDims {
+  std::string reason;
+  std::string error;  ///< a substring of the error's message
+};
+
+/// The samples whose shape rule needs known dims: traced with every dim unknown they must be rejected with their
+/// error, and every other sample must trace (traced_ops_test.cpp, executor_test.cpp).
+inline const std::map<std::pair<std::string, std::size_t>, NeedsKnownDims>& samples_needing_known_dims() {
+  static const std::map<std::pair<std::string, std::size_t>, NeedsKnownDims> samples = {
+      {{"squeeze", 0},
+       {"squeeze without axes drops every size-1 dim: with a dim unknown the output's rank is unknown",
+        "squeeze: cannot squeeze every size-1 dim of f32[?,?,?] while a dim is unknown"}},
   };
   return samples;
 }
