@@ -461,7 +461,8 @@ int main(int argc, char** argv) {
       .path("--checkpoint", &options.checkpoint, "where the best checkpoint is written")
       .path("--summaries", &options.summaries, "the per-epoch scalar summaries (JSON Lines; replaced)")
       .path("--logdir", &options.logdir, "TensorBoard event files, one folder per run (a new file each time)")
-      .toggle("--quick", &options.quick, "a smoke test: 4 epochs of 256 images, the smallest run every check applies to");
+      .toggle("--quick", &options.quick,
+              "a smoke test: 4 epochs of 256 images, the smallest run every check applies to");
   if (auto exit_code = flags.parse(argc, argv)) return *exit_code;
   if (options.quick) {
     options.epochs = 4;

@@ -117,10 +117,10 @@ bool check_sample(const OpDef& op, const testing::OpSample& sample, std::size_t 
     relaxed = one_op_graph(op, unknown, sample.attrs, sample.subgraphs);
   } catch (const Error& e) {  // the shape rule needs some dims (squeeze without axes): keep them known
     CHECK_MESSAGE(listed, op.name(), " sample ", index, " is not listed in samples_needing_known_dims, yet rejected: ",
-                  e.what());
+                  std::string(e.what()));
     if (listed)
       CHECK_MESSAGE(std::string(e.what()).find(listed_entry->second.error) != std::string::npos, op.name(), " sample ",
-                    index, " rejected, but not with the listed error: ", e.what());
+                    index, " rejected, but not with the listed error: ", std::string(e.what()));
     check_against_eager(exact, sample.inputs, expected, op.name() + " (known dims kept)");
     return false;
   }

@@ -85,10 +85,11 @@ TEST_CASE("function/registry walk: every op gives the same result eagerly, trace
       try {
         unknown = run_traced(op, calls[i], true);
       } catch (const tl::Error& e) {
-        CHECK_MESSAGE(listed, "not listed in samples_needing_known_dims (op_samples.h), yet rejected: ", e.what());
+        CHECK_MESSAGE(listed, "not listed in samples_needing_known_dims (op_samples.h), yet rejected: ",
+                      std::string(e.what()));
         if (listed) {
           CHECK_MESSAGE(std::string(e.what()).find(listed_entry->second.error) != std::string::npos,
-                        "rejected, but not with the listed error: ", e.what());
+                        "rejected, but not with the listed error: ", std::string(e.what()));
           ++rejected_as_listed;
         }
         continue;
