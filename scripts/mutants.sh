@@ -66,6 +66,10 @@ mutant phase-2-trains-the-trunk examples/keras_transfer.cpp \
   '"task2", *model.path2, [&] { return model.head2->trainable_variables(); }' \
   '"task2", *model.path2, [&] { return model.path2->trainable_variables(); }' \
   'ctest ^example_keras_transfer$'
+mutant cnn-stops-learning examples/custom_loop_cnn.cpp \
+  'tl::optimizers::Adam optimizer{2e-3};' \
+  'tl::optimizers::Adam optimizer{0.0};' \
+  'ctest ^example_custom_loop_cnn$'
 mutant ragged-trace-count-unchecked examples/ragged_model.cpp \
   'case RaggedMode::relaxed: return std::min<int>(2, static_cast<int>(lengths.size()));' \
   'case RaggedMode::relaxed: return static_cast<int>(lengths.size());' \
@@ -81,6 +85,10 @@ mutant fresh-process-case-renamed tests/control_flow_test.cpp \
 mutant tutorial-cell-trains-the-trunk web/tutorials/keras-transfer.html \
   'const variables = shared.head2.trainableWeights;' \
   'const variables = [...shared.trunk.trainableWeights, ...shared.head2.trainableWeights];' \
+  'js tests/js/tutorial_checks.test.mjs'
+mutant crossover-off-by-one web/tutorials/retracing.html \
+  'crossovers[m.mode] = lastBehind + 1 < steps ? lastBehind + 1 : -1;' \
+  'crossovers[m.mode] = lastBehind + 2 < steps ? lastBehind + 2 : -1;' \
   'js tests/js/tutorial_checks.test.mjs'
 mutant js-random-normal-skewed wasm/tracelab.mjs \
   'Math.cos(2 * Math.PI * nextRandom())' \
