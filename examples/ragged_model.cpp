@@ -138,26 +138,35 @@ void print_traces(const tl::experiments::RaggedResult& result) {
   }
 }
 
-/// The traces each mode must make on this run's data: eager none; `function` one per distinct length X;
-/// `signature` and `loop` one; `relaxed` one for the first shape and one relaxed to (batch, None, features) at the
-/// first new length; `bucketed` one per bucket the lengths fall into.
-int expected_traces(tl::experiments::RaggedMode mode, const RaggedConfig& config) {
-  using tl::experiments::RaggedMode;
+/// The distinct lengths X and buckets the run's steps saw (the steps cycle through the generated examples).
+struct SeenShapes {
+  int lengths = 0, buckets = 0;
+};
+
+SeenShapes seen_shapes(const RaggedConfig& config) {
   std::vector<tl::experiments::RaggedExample> data = tl::experiments::make_ragged_data(config);
-  std::set<std::int64_t> lengths, buckets;
   std::vector<std::int64_t> bucket_sizes = config.effective_buckets();
+  std::set<std::int64_t> lengths, buckets;
   for (std::int64_t step = 0; step < config.steps; ++step) {
     std::int64_t length = data[static_cast<std::size_t>(step) % data.size()].length;
     lengths.insert(length);
     buckets.insert(*std::lower_bound(bucket_sizes.begin(), bucket_sizes.end(), length));
   }
+  return {static_cast<int>(lengths.size()), static_cast<int>(buckets.size())};
+}
+
+/// The traces a mode must make: eager none; `function` one per distinct length X; `signature` and `loop` one;
+/// `relaxed` one for the first shape and one relaxed to (batch, None, features) at the first new length; `bucketed`
+/// one per bucket the lengths fall into.
+int expected_traces(tl::experiments::RaggedMode mode, const SeenShapes& seen) {
+  using tl::experiments::RaggedMode;
   switch (mode) {
     case RaggedMode::eager: return 0;
-    case RaggedMode::function: return static_cast<int>(lengths.size());
+    case RaggedMode::function: return seen.lengths;
     case RaggedMode::signature: return 1;
-    case RaggedMode::relaxed: return std::min<int>(2, static_cast<int>(lengths.size()));
+    case RaggedMode::relaxed: return std::min(2, seen.lengths);
     case RaggedMode::loop: return 1;
-    case RaggedMode::bucketed: return static_cast<int>(buckets.size());
+    case RaggedMode::bucketed: return seen.buckets;
   }
   return -1;
 }
@@ -168,8 +177,9 @@ int expected_traces(tl::experiments::RaggedMode mode, const RaggedConfig& config
 bool check_run(const tl::experiments::RaggedResult& result) {
   bool ok = true;
   std::cout << "\n";
+  SeenShapes seen = seen_shapes(result.config);
   for (const auto& mode : result.modes) {
-    int expected = expected_traces(mode.mode, result.config);
+    int expected = expected_traces(mode.mode, seen);
     bool holds = mode.trace_count() == expected;
     std::cout << "check: " << tl::experiments::mode_name(mode.mode) << " traced " << mode.trace_count()
               << " time(s), expected " << expected << ": " << (holds ? "ok" : "FAILED") << "\n";

@@ -50,4 +50,16 @@ inline const std::map<std::pair<std::string, std::size_t>, NeedsKnownDims>& samp
   return samples;
 }
 
+/// Whether sample `index` of `op` is listed in samples_needing_known_dims().
+inline bool needs_known_dims(const std::string& op, std::size_t index) {
+  return samples_needing_known_dims().count({op, index}) == 1;
+}
+
+/// Whether a rejection of sample `index` of `op` with `message` is the listed one: the sample is listed and the
+/// message holds its error.
+inline bool rejected_as_listed(const std::string& op, std::size_t index, const std::string& message) {
+  auto it = samples_needing_known_dims().find({op, index});
+  return it != samples_needing_known_dims().end() && message.find(it->second.error) != std::string::npos;
+}
+
 }  // namespace tl::testing

@@ -8,20 +8,18 @@ export const expect = {
   times: (n) => `${n} time${n === 1 ? '' : 's'}`,
 };
 
-/** Whether two arrays (or typed arrays) hold the same values, each within `tolerance` (0: exactly). */
-export function sameValues(a, b, tolerance = 0) {
+/** Whether `same(a[i], b[i])` holds for every i; false when either array is missing or empty or the lengths differ. */
+function everyPair(a, b, same) {
   if (!a || !b || a.length !== b.length || a.length === 0) return false;
-  for (let i = 0; i < a.length; ++i) if (!(Math.abs(a[i] - b[i]) <= tolerance)) return false;
+  for (let i = 0; i < a.length; ++i) if (!same(a[i], b[i])) return false;
   return true;
 }
 
-/** Whether two arrays hold the same values bit for bit (Object.is: -0 and 0 differ, NaN equals NaN); false when
- * either is missing or empty or the lengths differ. */
-export function sameBits(a, b) {
-  if (!a || !b || a.length !== b.length || a.length === 0) return false;
-  for (let i = 0; i < a.length; ++i) if (!Object.is(a[i], b[i])) return false;
-  return true;
-}
+/** Whether two arrays (or typed arrays) hold the same values, each within `tolerance` (0: exactly). */
+export const sameValues = (a, b, tolerance = 0) => everyPair(a, b, (x, y) => Math.abs(x - y) <= tolerance);
+
+/** Whether two arrays hold the same values bit for bit (Object.is: -0 and 0 differ, NaN equals NaN). */
+export const sameBits = (a, b) => everyPair(a, b, Object.is);
 
 /** The largest |a[i] - b[i]| (Infinity when the lengths differ or an array is missing or empty). */
 export function largestDifference(a, b) {
