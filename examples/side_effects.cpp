@@ -10,6 +10,8 @@
 //   3. A C++ `if` on a tensor needs its value, which a symbolic tensor does not have: tracing throws
 //      tl::OperatorNotAllowedInGraph. tl::cond puts both branches in the graph and decides when it runs.
 //   4. tl::while_loop does the same for loops with a data-dependent trip count (Newton's square root here).
+//   5. tl::debugging::assert_* (tf.debugging.assert_*) are graph ops too: a traced assertion checks the values of
+//      every call and fails on the bad call only; what the shape decides (assert_rank) fails while tracing.
 // The graph of each function is printed. The program checks each claim (print counts, the errors, the
 // results, one trace per function) and exits 1 if one fails.
 //
@@ -215,6 +217,53 @@ bool newton_while_loop() {
   return check(ok && newton_sqrt.tracing_count() == 1, "one trace, a different number of iterations per input");
 }
 
+/// The message of the tl::InvalidArgument that fn throws, or "" when it throws none.
+template <class Fn>
+std::string invalid_argument(Fn&& fn) {
+  try {
+    fn();
+  } catch (const tl::InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool assertions() {
+  std::cout << "\n5. tl::debugging assertions: graph ops that check each call's values\n";
+  int traces = 0;
+  auto safe_log = tl::function(
+      [&traces](const tl::Tensor& x) {
+        ++traces;
+        tl::debugging::assert_rank(x, 1, "x must be a vector");          // decided by the shape: at trace time
+        tl::debugging::assert_positive(x, "log needs positive inputs");  // decided by the values: on every call
+        return tl::log(x);
+      },
+      {.name = "safe_log", .arg_names = {"x"}});
+  tl::Tensor good = safe_log(tl::constant({1.f, 2.f}));
+  std::string bad = invalid_argument([&] { safe_log(tl::constant({1.f, -2.f})); });
+  tl::Tensor again = safe_log(tl::constant({1.f, 4.f}));
+  std::cout << "   log([1 2]) = " << good.values_str() << "\n   log([1 -2]): InvalidArgument: " << bad
+            << "\n   log([1 4]) = " << again.values_str() << " (tracing_count " << safe_log.tracing_count() << ")\n"
+            << safe_log.concrete_functions()[0]->graph().str();
+  std::string eager = invalid_argument([] { tl::debugging::assert_positive(tl::constant({1.f, -2.f}), "eagerly"); });
+  std::cout << "   eagerly, at once: InvalidArgument: " << eager << "\n";
+  std::string rank = invalid_argument([&] { safe_log(tl::ones({2, 2})); });
+  std::cout << "   a matrix, while tracing: InvalidArgument: " << rank << " (" << traces << " traces started, "
+            << safe_log.tracing_count() << " kept)\n";
+  auto near = [](const tl::Tensor& t, float a, float b) {
+    return std::abs(t.to_vector<float>()[0] - a) < 1e-6f && std::abs(t.to_vector<float>()[1] - b) < 1e-6f;
+  };
+  const bool graph_ok = near(good, 0.f, std::log(2.f)) && near(again, 0.f, std::log(4.f)) &&
+                        bad.find("log needs positive inputs") != std::string::npos &&
+                        bad.find("(x = -2); x = f32[2] [1 -2]") != std::string::npos &&
+                        safe_log.concrete_functions()[0]->graph().op_counts().count("assert_positive") == 1;
+  return check(graph_ok && eager.find("assert_positive: eagerly") == 0 && traces == 2 &&
+                   rank.find("x must be a vector: x must have rank 1, got f32[2,2]") != std::string::npos &&
+                   safe_log.tracing_count() == 1,
+               "one trace; the bad call fails at run time with its values, the next good call runs; eagerly it "
+               "fails at once; a wrong rank fails while tracing");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -228,6 +277,7 @@ int main(int argc, char** argv) {
     ok = variable_inside() && ok;
     ok = host_if_versus_cond() && ok;
     ok = newton_while_loop() && ok;
+    ok = assertions() && ok;
     std::cout << "\n" << (ok ? "all checks passed" : "SOME CHECKS FAILED") << "\n";
     return ok ? 0 : 1;
   } catch (const tl::Error& e) {

@@ -9,12 +9,21 @@
 //      (the graph reads it by handle). A captured Tensor, by contrast, is baked in as a constant.
 //   4. get_concrete_function(TensorSpec) traces without data; the graph serves every shape the spec accepts.
 //   5. Retracing on every call triggers TensorFlow's frequent-retracing warning, captured and printed here.
+//   6. The warning counts per source, as TF counts per Python function: a tl::function created anew in a loop
+//      (each traced once) warns too; two different lambdas keep two counts.
+//   7. Functions inside functions, and gradients through and across them: a tl::function calling another, a tape
+//      outside differentiating through both, a traced function taking the gradient of a traced one — each equal,
+//      bit for bit, to the same code run eagerly.
+//   8. Nested arguments: a std::map<std::string, Tensor> and a std::vector<Tensor> flatten to their tensors, and
+//      the map's keys and the vector's length join the key, as TensorFlow's dicts and lists do.
 // Each section checks what it shows (tracing counts, values, warnings); the program exits 1 if one fails.
 //
 // Build: cmake --build --preset native --target tracing_rules
 // Run:   build/native/examples/tracing_rules [--calls 10]
 //        node build/wasm/examples/tracing_rules.js
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -164,6 +173,130 @@ bool retracing_warning(std::int64_t calls) {
                               : "fewer than 5 traces: no warning yet; tensors never warn");
 }
 
+bool created_in_a_loop(std::int64_t calls) {
+  std::cout << "\n6. a tl::function created anew in a loop: the warning counts per source, as TensorFlow's does\n";
+  tl::Tensor x = tl::ones({3});
+  tl::ScopedLogCapture capture;
+  int traces = 0;
+  for (std::int64_t i = 0; i < calls; ++i) {
+    auto step = tl::function([](const tl::Tensor& v) { return v * 2.f; }, {.name = "made_in_loop"});
+    step(x);
+    traces += step.tracing_count();
+  }
+  std::vector<std::string> loop_warnings = capture.texts(tl::LogLevel::warning);
+  std::cout << "   " << calls << " functions from one lambda, each called once: " << traces << " traces, "
+            << loop_warnings.size() << " warning(s)\n";
+  for (const std::string& warning : loop_warnings) std::cout << "   WARNING: " << warning.substr(0, 80) << " ...\n";
+  capture.clear();
+  for (int i = 0; i < 4; ++i) {
+    auto first = tl::function([](const tl::Tensor& v) { return v + 1.f; }, {.name = "first"});
+    auto second = tl::function([](const tl::Tensor& v) { return v - 1.f; }, {.name = "second"});
+    first(x);
+    second(x);
+  }
+  std::size_t two_lambda_warnings = capture.texts(tl::LogLevel::warning).size();
+  std::cout << "   two lambdas, 4 functions each, alternating: 8 traces, " << two_lambda_warnings << " warnings\n";
+  // From the fifth trace of the shared count on, at most 2 (current TensorFlow's limit per count).
+  const auto expected = static_cast<std::size_t>(std::clamp<std::int64_t>(calls - 4, 0, 2));
+  bool first_text = expected == 0 || (!loop_warnings.empty() && loop_warnings[0].rfind("5 out of the last 5 calls to <made_in_loop>", 0) == 0);
+  return check(traces == calls && loop_warnings.size() == expected && first_text && two_lambda_warnings == 0,
+               std::to_string(expected) + " warning(s) for " + std::to_string(calls) + " functions of one lambda" +
+                   (expected > 0 ? " (\"5 out of the last 5 calls ...\")" : " (fewer than 5 traces)") +
+                   "; none for two lambdas of 4 each");
+}
+
+/// Whether two tensors hold the same float32 values, bit for bit.
+bool same_bits(const tl::Tensor& a, const tl::Tensor& b) { return a.to_vector<float>() == b.to_vector<float>(); }
+
+bool nested_gradients() {
+  std::cout << "\n7. functions calling functions, and gradients through and across them\n";
+  tl::Variable w(tl::constant({0.5f, -1.5f, 2.f}), "w");
+  auto inner_body = [&](const tl::Tensor& x) { return tl::reduce_sum(tl::tanh(x * w) * x); };
+  auto outer_body = [&](const tl::Tensor& x, auto&& inner) { return inner(x * 2.f) + tl::reduce_sum(x * x); };
+  auto inner = tl::function(inner_body, {.name = "inner"});
+  auto outer = tl::function([&](const tl::Tensor& x) { return outer_body(x, inner); }, {.name = "outer"});
+  auto grad_of_inner = tl::function(
+      [&](const tl::Tensor& v) {
+        tl::GradientTape tape;
+        tape.watch(v);
+        tl::Tensor y = inner(v);
+        return tape.gradient(y, v);
+      },
+      {.name = "grad_of_inner"});
+  const tl::Tensor x = tl::constant({0.3f, -0.7f, 1.1f});
+  // d outer / dx and d outer / dw, eagerly (the bodies themselves) and through the traced functions.
+  auto gradients = [&](auto&& run) {
+    tl::GradientTape tape;
+    tape.watch(x);
+    tl::Tensor y = run(x);
+    std::vector<tl::Tensor> grads = tape.gradient(y, std::vector<tl::Tensor>{x});
+    tl::GradientTape variable_tape;
+    return std::vector<tl::Tensor>{y, grads[0], variable_tape.gradient(run(x), w)};
+  };
+  auto eager = gradients([&](const tl::Tensor& v) { return outer_body(v, inner_body); });
+  auto traced = gradients([&](const tl::Tensor& v) { return outer(v); });
+  tl::Tensor eager_grad, traced_grad = grad_of_inner(x);
+  {
+    tl::GradientTape tape;
+    tape.watch(x);
+    eager_grad = tape.gradient(inner_body(x), x);
+  }
+  std::cout << "   outer(x) = inner(2x) + sum(x*x): eager " << eager[0].values_str() << ", traced "
+            << traced[0].values_str() << "\n"
+            << "   tape outside, d/dx: eager " << eager[1].values_str() << ", through both functions "
+            << traced[1].values_str() << "\n"
+            << "   tape outside, d/dw (the variable inner reads): eager " << eager[2].values_str() << ", traced "
+            << traced[2].values_str() << "\n"
+            << "   grad_of_inner (a tape inside a traced function, around a traced call): eager "
+            << eager_grad.values_str() << ", traced " << traced_grad.values_str() << "\n"
+            << "   tracing_count: outer " << outer.tracing_count() << ", inner " << inner.tracing_count()
+            << ", grad_of_inner " << grad_of_inner.tracing_count() << "\n";
+  return check(same_bits(eager[0], traced[0]) && same_bits(eager[1], traced[1]) && same_bits(eager[2], traced[2]) &&
+                   same_bits(eager_grad, traced_grad) && outer.tracing_count() == 1 &&
+                   grad_of_inner.tracing_count() == 1,
+               "values and gradients through nested functions equal the eager ones bit for bit; one trace each");
+}
+
+bool nested_arguments() {
+  std::cout << "\n8. nested arguments: a map's keys and a vector's length are part of the key\n";
+  using Batch = std::map<std::string, tl::Tensor>;
+  auto loss = tl::function(
+      [](const Batch& batch, const std::vector<tl::Tensor>& params) {
+        tl::Tensor out = batch.at("x") * params.at(0);
+        for (std::size_t k = 1; k < params.size(); ++k) out = out + params[k];
+        return tl::reduce_sum(tl::square(out - batch.at("y")));
+      },
+      {.name = "loss", .arg_names = {"batch", "params"}, .call_history = 1});
+  auto batch = [](std::int64_t n) { return Batch{{"x", tl::ones({n})}, {"y", tl::zeros({n})}}; };
+  const std::vector<tl::Tensor> params{tl::scalar(2.f), tl::scalar(1.f)};
+  Batch masked = batch(3);
+  masked.emplace("mask", tl::ones({3}));
+  struct Step {
+    const char* what;
+    float value;
+    std::string call;
+  };
+  std::vector<Step> steps;
+  auto run = [&](const char* what, const Batch& b, const std::vector<tl::Tensor>& p) {
+    float value = loss(b, p).item<float>();
+    steps.push_back({what, value, last_call(loss)});
+    std::cout << "   " << what << ": " << value << "  -> " << steps.back().call << "\n";
+  };
+  run("batch of 3, params [2, 1]", batch(3), params);
+  run("another batch of 3       ", batch(3), params);
+  run("batch of 4               ", batch(4), params);
+  run("a 'mask' key as well     ", masked, params);
+  run("params [2]               ", batch(3), {tl::scalar(2.f)});
+  std::cout << "   the first key: " << loss.concrete_functions()[0]->key().str() << "\n";
+  const bool reasons = steps[1].call.rfind("reused", 0) == 0 &&
+                       steps[2].call.find("batch.x: dim 0 changed 3 -> 4") != std::string::npos &&
+                       steps[3].call.find("argument structure changed ({x: *, y: *}, [*, *]) -> ({mask: *, x: *, y: "
+                                          "*}, [*, *])") != std::string::npos &&
+                       steps[4].call.find("-> ({x: *, y: *}, [*])") != std::string::npos;
+  return check(loss.tracing_count() == 4 && reasons && steps[0].value == 27.f && steps[4].value == 12.f,
+               "4 traces: a new shape at batch.x, a new key (mask), a new length of params; the same call reused");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,6 +310,9 @@ int main(int argc, char** argv) {
     ok = variables_by_identity() && ok;
     ok = concrete_function_from_spec() && ok;
     ok = retracing_warning(calls) && ok;
+    ok = created_in_a_loop(calls) && ok;
+    ok = nested_gradients() && ok;
+    ok = nested_arguments() && ok;
     std::cout << "\n" << (ok ? "all checks passed" : "SOME CHECKS FAILED") << "\n";
     return ok ? 0 : 1;
   } catch (const tl::Error& e) {

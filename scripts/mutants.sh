@@ -67,6 +67,14 @@ mutant phase-2-trains-the-trunk examples/keras_transfer.cpp \
   '"task2", *model.path2, [&] { return model.head2->trainable_variables(); }' \
   '"task2", *model.path2, [&] { return model.path2->trainable_variables(); }' \
   'ctest ^example_keras_transfer$'
+mutant tensor-array-write-lands-early core/ops/index_ops.cpp \
+  'std::copy_n(value.data<T>(), row, dst + std::int64_t{index} * row);' \
+  'std::copy_n(value.data<T>(), row, dst + std::int64_t{index > 1 ? index - 1 : index} * row);' \
+  'ctest ^example_keras_transfer$'
+mutant tensor-array-write-gradient-keeps-row core/ops/index_ops.cpp \
+  'Tensor cleared = tensor_array_write(c.grad(), index, zeros_like(c.input(2)), false);' \
+  'Tensor cleared = c.grad();' \
+  'doctest gradients: every differentiable op*'
 mutant cnn-stops-learning examples/custom_loop_cnn.cpp \
   'tl::optimizers::Adam optimizer{2e-3};' \
   'tl::optimizers::Adam optimizer{0.0};' \

@@ -3,6 +3,8 @@
 // variables created in the body, and a traced train step that matches the eager one.
 #include <doctest/doctest.h>
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -67,6 +69,132 @@ TEST_CASE("function/ragged: X = 1..10 retraces 10 times and warns as TensorFlow 
                           0) == 0);
   CHECK(step.calls()[4].warning == warnings[0]);
   CHECK(step.calls()[3].reason.find("arg 0 (arg0): dim 1 changed") != std::string::npos);
+}
+
+namespace {
+tl::Tensor times_two(const tl::Tensor& x) { return x * 2.f; }
+tl::Tensor times_three(const tl::Tensor& x) { return x * 3.f; }
+}  // namespace
+
+TEST_CASE("function/retracing warning: counted per source, so a tl::function created in a loop warns (TF)") {
+  tl::reset_retracing_detectors();  // this test's lambdas may have been counted by an earlier run in this process
+  tl::ScopedLogCapture log;
+  // TensorFlow keys its detector by the Python function's __code__: every tf.function made from one lambda
+  // shares it. Here one lambda expression, wrapped anew on each of 7 iterations, each wrapper traced once.
+  for (int i = 0; i < 7; ++i) {
+    auto step = tl::function([](const tl::Tensor& x) { return x * 2.f; }, {.name = "made_in_loop"});
+    step(tl::ones({2}));
+    CHECK(step.tracing_count() == 1);
+  }
+  auto warnings = log.texts(tl::LogLevel::warning);
+  REQUIRE(warnings.size() == 2);  // from the fifth trace on, at most 2 per detector
+  CHECK(warnings[0].rfind("5 out of the last 5 calls to <made_in_loop> triggered tl.function retracing", 0) == 0);
+  CHECK(warnings[1].rfind("6 out of the last 6 calls to <made_in_loop>", 0) == 0);
+
+  // Two lambda expressions are two sources: 4 traces each, 8 in all, and no warning (each count stays below 5).
+  log.clear();
+  for (int i = 0; i < 4; ++i) {
+    auto first = tl::function([](const tl::Tensor& x) { return x + 1.f; }, {.name = "first"});
+    auto second = tl::function([](const tl::Tensor& x) { return x - 1.f; }, {.name = "second"});
+    first(tl::ones({2}));
+    second(tl::ones({2}));
+  }
+  CHECK(log.texts(tl::LogLevel::warning).empty());
+
+  // A function pointer is keyed by its address: the same function shares, another one does not.
+  for (int i = 0; i < 4; ++i) {
+    tl::function(&times_two, {.name = "times_two"})(tl::ones({2}));
+    tl::function(&times_three, {.name = "times_three"})(tl::ones({2}));
+  }
+  CHECK(log.texts(tl::LogLevel::warning).empty());
+  tl::function(&times_two, {.name = "times_two"})(tl::ones({2}));  // the fifth trace of times_two
+  REQUIRE(log.texts(tl::LogLevel::warning).size() == 1);
+  CHECK(log.texts(tl::LogLevel::warning)[0].rfind("5 out of the last 5 calls to <times_two>", 0) == 0);
+
+  // A std::function hides what it holds: each tl::function over one counts alone.
+  log.clear();
+  for (int i = 0; i < 6; ++i) {
+    std::function<tl::Tensor(const tl::Tensor&)> body = [](const tl::Tensor& x) { return x * 5.f; };
+    tl::function(body, {.name = "erased"})(tl::ones({2}));
+  }
+  CHECK(log.texts(tl::LogLevel::warning).empty());
+}
+
+TEST_CASE("function/nested gradients: through, across and inside traced functions equal the eager ones") {
+  tl::Variable w(tl::constant({0.5f, -1.5f, 2.f}), "w");
+  auto inner_body = [&](const tl::Tensor& x) { return tl::reduce_sum(tl::tanh(x * w) * x); };
+  auto outer_body = [&](const tl::Tensor& x, auto&& inner) { return inner(x * 2.f) + tl::reduce_sum(x * x); };
+  auto inner = tl::function(inner_body, {.name = "inner"});
+  auto outer = tl::function([&](const tl::Tensor& x) { return outer_body(x, inner); }, {.name = "outer"});
+  const tl::Tensor x = tl::constant({0.3f, -0.7f, 1.1f});
+
+  // Eager references: the same bodies, no tl::function.
+  tl::Tensor eager_value, eager_dx, eager_dw;
+  {
+    tl::GradientTape tape;
+    tape.watch(x);
+    eager_value = outer_body(x, inner_body);
+    auto grads = tape.gradient(eager_value, std::vector<tl::Tensor>{x, w.read()});
+    eager_dx = grads[0];
+  }
+  {
+    tl::GradientTape tape;
+    eager_dw = tape.gradient(outer_body(x, inner_body), w);
+  }
+
+  // A tl::function calling another: the inner one is traced into the outer graph (one trace each).
+  CHECK(outer(x).to_vector<float>() == eager_value.to_vector<float>());
+  CHECK(outer.tracing_count() == 1);
+  CHECK(inner.tracing_count() == 1);
+
+  // A tape outside differentiates through both: wrt the input and wrt the variable the inner one reads.
+  {
+    tl::GradientTape tape;
+    tape.watch(x);
+    tl::Tensor y = outer(x);
+    CHECK(tape.gradient(y, x).to_vector<float>() == eager_dx.to_vector<float>());
+  }
+  {
+    tl::GradientTape tape;
+    CHECK(tape.gradient(outer(x), w).to_vector<float>() == eager_dw.to_vector<float>());
+  }
+  CHECK(outer.tracing_count() == 1);  // a tape outside does not retrace: the graph replays op by op
+
+  // A traced function that computes the gradient of another traced function inside its graph.
+  auto grad_of_inner = tl::function(
+      [&](const tl::Tensor& v) {
+        tl::GradientTape tape;
+        tape.watch(v);
+        tl::Tensor y = inner(v);
+        return tape.gradient(y, v);
+      },
+      {.name = "grad_of_inner"});
+  tl::Tensor eager_grad;
+  {
+    tl::GradientTape tape;
+    tape.watch(x);
+    eager_grad = tape.gradient(inner_body(x), x);
+  }
+  CHECK(grad_of_inner(x).to_vector<float>() == eager_grad.to_vector<float>());
+  CHECK(grad_of_inner.tracing_count() == 1);
+
+  // And a tape outside that one: the second derivative, d/dx sum(d inner/dx), through a traced gradient.
+  tl::Tensor eager_second;
+  {
+    tl::GradientTape outer_tape;
+    outer_tape.watch(x);
+    tl::Tensor first;
+    {
+      tl::GradientTape tape;
+      tape.watch(x);
+      first = tape.gradient(inner_body(x), x);
+    }
+    eager_second = outer_tape.gradient(tl::reduce_sum(first), x);
+  }
+  tl::GradientTape outer_tape;
+  outer_tape.watch(x);
+  tl::Tensor traced_second = outer_tape.gradient(tl::reduce_sum(grad_of_inner(x)), x);
+  CHECK(traced_second.to_vector<float>() == eager_second.to_vector<float>());
 }
 
 TEST_CASE("function/signature: one trace for every X with input signature (-1, -1, 20)") {
@@ -346,6 +474,85 @@ TEST_CASE("function/any: tl::AnyFunction traces a body over type-erased argument
     CHECK_THROWS_WITH_AS(affine({tl::Tensor(), 2.0, bias, false}), "tl::function: argument 0 is an empty Tensor handle",
                          tl::InvalidArgument);
   }
+}
+
+TEST_CASE("function/any: nested arguments are keyed by their leaves and their structure (TF's nest)") {
+  // What the JS tl.function passes for f([a, b], {x}): the leaves flat, the structure with dict keys and lengths.
+  tl::AnyFunction sum([](std::span<const tl::AnyArg> leaves) {
+    tl::Tensor total = tl::reduce_sum(leaves[0].tensor());
+    for (std::size_t i = 1; i < leaves.size(); ++i) total = total + tl::reduce_sum(leaves[i].tensor());
+    return std::vector<tl::Tensor>{total};
+  }, {.name = "sum", .call_history = 8});
+  const char leaf = tl::ArgStructure::kLeaf;
+  auto structure = [&](std::string text, std::vector<std::string> paths) {
+    for (char& c : text) c = c == '#' ? leaf : c;
+    return tl::ArgStructure{text, std::move(paths)};
+  };
+  const auto pair_and_x = structure("([#, #], {x: #})", {"args[0][0]", "args[0][1]", "args[1].x"});
+  const auto triple = structure("([#, #, #])", {"args[0][0]", "args[0][1]", "args[0][2]"});
+  const auto pair_and_y = structure("([#, #], {y: #})", {"args[0][0]", "args[0][1]", "args[1].y"});
+  std::vector<tl::AnyArg> three{tl::ones({2}), tl::ones({2}), tl::ones({2})};
+  CHECK(sum(three, pair_and_x)[0].item<float>() == 6.f);
+  CHECK(sum(three, pair_and_x)[0].item<float>() == 6.f);  // same key: no trace
+  CHECK(sum.tracing_count() == 1);
+  sum(three, triple);      // the same leaves in another structure: a new key
+  sum(three, pair_and_y);  // another dict key: a new key
+  sum(three);              // flat: a new key
+  CHECK(sum.tracing_count() == 4);
+  std::vector<tl::AnyArg> wider{tl::ones({2}), tl::ones({2}), tl::ones({3})};
+  CHECK(sum(wider, pair_and_x)[0].item<float>() == 7.f);
+  CHECK(sum.tracing_count() == 5);
+  auto calls = sum.calls();
+  REQUIRE(calls.size() == 6);
+  CHECK(calls[0].key == "([TensorSpec(shape=(2,), dtype=tl.float32, name=None), TensorSpec(shape=(2,), "
+                        "dtype=tl.float32, name=None)], {x: TensorSpec(shape=(2,), dtype=tl.float32, name=None)})");
+  CHECK(calls[2].reason.rfind("argument structure changed ([*, *], {x: *}) -> ([*, *, *])", 0) == 0);
+  CHECK(calls[3].reason.rfind("argument structure changed ([*, *, *]) -> ([*, *], {y: *})", 0) == 0);  // the newest
+  CHECK(calls[4].reason.rfind("argument structure changed", 0) == 0);
+  CHECK(calls[5].reason.rfind("args[1].x: dim 0 changed 2 -> 3", 0) == 0);  // a leaf is named by its path
+  CHECK(sum.concrete_functions()[0]->pretty_signature().rfind("sum(args[0][0], args[0][1], args[1].x)", 0) == 0);
+}
+
+TEST_CASE("function/nested arguments: a vector's length and a map's keys are part of the key (TF's lists, dicts)") {
+  auto loss = tl::function(
+      [](const std::map<std::string, tl::Tensor>& batch, const std::vector<tl::Tensor>& params, float scale) {
+        tl::Tensor out = batch.at("x") * params.at(0);
+        for (std::size_t k = 1; k < params.size(); ++k) out = out + params[k];
+        return tl::reduce_sum(tl::square(out - batch.at("y"))) * scale;
+      },
+      {.name = "loss", .arg_names = {"batch"}, .call_history = 8});
+  using Batch = std::map<std::string, tl::Tensor>;
+  const std::vector<tl::Tensor> params{tl::scalar(2.f), tl::scalar(1.f)};
+  auto batch = [](std::int64_t n) { return Batch{{"x", tl::ones({n})}, {"y", tl::zeros({n})}}; };
+  CHECK(loss(batch(3), params, 1.f).item<float>() == 27.f);  // (1*2 + 1 - 0)^2 * 3
+  CHECK(loss(batch(3), params, 1.f).item<float>() == 27.f);
+  CHECK(loss.tracing_count() == 1);
+  loss(batch(4), params, 1.f);                                                  // a leaf of another shape
+  Batch masked = batch(3);
+  masked.emplace("mask", tl::ones({3}));
+  loss(masked, params, 1.f);                                                    // another key
+  CHECK(loss(batch(3), std::vector<tl::Tensor>{tl::scalar(2.f)}, 1.f).item<float>() == 12.f);  // another length
+  CHECK(loss.tracing_count() == 4);
+  auto calls = loss.calls();
+  REQUIRE(calls.size() == 5);
+  CHECK(calls[0].key == "({x: TensorSpec(shape=(3,), dtype=tl.float32, name=None), y: TensorSpec(shape=(3,), "
+                        "dtype=tl.float32, name=None)}, [TensorSpec(shape=(), dtype=tl.float32, name=None), "
+                        "TensorSpec(shape=(), dtype=tl.float32, name=None)], 1)");
+  CHECK(calls[2].reason.rfind("batch.x: dim 0 changed 3 -> 4, batch.y: dim 0 changed 3 -> 4", 0) == 0);
+  CHECK(calls[3].reason.rfind("argument structure changed ({x: *, y: *}, [*, *], *) -> ({mask: *, x: *, y: *}, "
+                              "[*, *], *)", 0) == 0);
+  CHECK(calls[4].reason.rfind("argument structure changed ({mask: *, x: *, y: *}, [*, *], *) -> ({x: *, y: *}, [*], *)",
+                              0) == 0);
+  CHECK(loss.concrete_functions()[0]->pretty_signature().rfind("loss(batch.x, batch.y, args[1][0], args[1][1], args[2])",
+                                                                0) == 0);
+
+  // The same leaves under other keys: another structure, so another trace (the body may read the keys).
+  auto first_key = tl::function([](const std::map<std::string, tl::Tensor>& named) {
+    return named.begin()->first == "a" ? named.begin()->second * 2.f : named.begin()->second * 3.f;
+  });
+  CHECK(first_key(Batch{{"a", tl::ones({2})}}).to_vector<float>() == std::vector<float>{2, 2});
+  CHECK(first_key(Batch{{"b", tl::ones({2})}}).to_vector<float>() == std::vector<float>{3, 3});
+  CHECK(first_key.tracing_count() == 2);
 }
 
 TEST_CASE("function/call history: off by default, bounded when on, the oldest dropped") {

@@ -231,6 +231,26 @@ std::map<std::string, std::vector<OpSample>> build() {
     static TimestampLog sample_log;  // lives as long as the samples
     s["record_timestamp"] = {{{}, {{"log", sample_log.id()}}}, {{uniform({1})}, {{"log", sample_log.id()}}}};
   }
+  // Assertions (core/ops/assert_ops.cpp): samples that hold, with broadcasting and each dtype they take. Fixed values
+  // (not the seeded generators), so that they hold by construction and leave the other samples' draws as they were.
+  const Attrs checked{{"message", std::string("sample")}};
+  const Tensor low = constant({1.f, 2.f}, {2, 1}), high = constant({3.f, 4.f, 5.f});
+  s["assert_equal"] = {{{constant({1.f, 2.f, 3.f}), constant({1.f, 2.f, 3.f})}, checked},
+                       {{constant({3, 3, 3, 3}, {2, 2}), constant({3})}, {{"summarize", std::int64_t{1}}}},
+                       {{constant({true, false}, {2}), constant({true, false}, {2})}, {}}};
+  s["assert_less"] = {{{low, high}, checked}, {{constant({-2, 0, 1}), constant({2})}, {}}};
+  s["assert_less_equal"] = {{{low, constant({2.f, 2.f, 3.f})}, checked}, {{constant({1, 2}), constant({2, 2})}, {}}};
+  s["assert_greater"] = {{{high, low}, checked}, {{constant({5, 3}), constant({2})}, {}}};
+  s["assert_greater_equal"] = {{{constant({2.f, 2.f, 3.f}), low}, checked}, {{constant({2, 2}), constant({1, 2})}, {}}};
+  s["assert_positive"] = {{{constant({0.5f, 1.f, 2.f, 3.f}, {2, 2})}, checked}, {{constant({1, 7})}, {}}};
+  s["assert_non_negative"] = {{{constant({0.f, 1.f, 2.f})}, checked}, {{constant({0, 7}, {2, 1})}, {}}};
+  s["assert_near"] = {{{constant({1.f, 2.f}), constant({1.f, 2.f})}, checked},
+                      {{constant({1.f, 2.05f}, {2, 1}), constant({1.f, 2.f, 2.f}, {1, 3})},
+                       {{"rtol", 0.0}, {"atol", 1.5}}}};
+  s["assert_rank"] = {{{constant({1.f, 2.f, 3.f, 4.f}, {2, 2})}, {{"rank", std::int64_t{2}}}},
+                      {{constant({1}, Shape{})}, {{"rank", std::int64_t{0}}, {"message", std::string("a scalar")}}}};
+  s["assert"] = {{{constant({true}, Shape{}), constant({1.f, 2.f})}, checked},
+                 {{constant({true, true, true, true}, {2, 2})}, {}}};
   s["avg_pool2d_grad"] = {
       {{uniform({2, 3, 3, 3})},
        {{"input_sizes", Ints{2, 5, 5, 3}}, {"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
@@ -263,6 +283,15 @@ std::map<std::string, std::vector<OpSample>> build() {
                           {{"rho", 0.9}, {"epsilon", 1e-7}}}};
   s["rmsprop_momentum_update"] = {{{uniform({3}), positive({3}), uniform({3}), uniform({3}), scalar(0.1f)},
                                    {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
+  // TensorArray storage (core/ops/index_ops.cpp): a write inside the size, one that grows a dynamic array past it (a
+  // zero element in the gap), an int32 array; reads; resize both ways. Fixed values, leaving the generators' draws alone.
+  const Tensor rows = constant({0.5f, -1.f, 2.f, 0.25f, -0.75f, 1.5f}, {3, 2});
+  s["tensor_array_write"] = {{{rows, scalar(std::int32_t{1}), constant({3.f, -2.f})}, {{"dynamic_size", false}}},
+                             {{rows, scalar(std::int32_t{4}), constant({-0.5f, 1.25f})}, {{"dynamic_size", true}}},
+                             {{constant({1, 2, 3}), scalar(std::int32_t{0}), constant({7}, Shape{})}, {}}};
+  s["tensor_array_read"] = {{{rows, scalar(std::int32_t{2})}, {}}, {{constant({1, 2, 3}), scalar(std::int32_t{1})}, {}}};
+  s["tensor_array_resize"] = {{{rows, constant({0.f, 0.f, 0.f, 0.f, 0.f})}, {}},
+                              {{rows, constant({0.f, 0.f}, {2, 1})}, {}}};
   add_structured_samples(s);
   add_apply_samples(s);
   return s;

@@ -72,7 +72,7 @@ bool tape_dispose(double tape);
 
 // ---- tl.function over JS callbacks (function_api.cpp) ----
 val function_new(const val& options, const val& trampoline);
-val function_call(double id, const val& args);
+val function_call(double id, const val& args, const val& structure);
 /// A call whose arguments are all tensors, their handles in the staging area (`count` of them).
 double function_call_staged(double id, double count);
 /// The same call, its results' values and shapes returned as data_of writes them (no handles): a tl.function's
@@ -82,7 +82,7 @@ double function_call_staged_data(double id, double count);
 /// handles JS staged (list after list), and times each call as the ragged runner times its steps (tl::Clock around
 /// the call and the release of its results): a Float64Array of µs. tl.experiments.timeCalls.
 val function_time_calls(double id, double per_call, double lists, double steps);
-val function_concrete(double id, const val& args);
+val function_concrete(double id, const val& args, const val& structure);
 /// {tracingCount, signatures}.
 val function_info(double id);
 /// The call history's records, oldest first:
@@ -98,6 +98,8 @@ val function_clear_calls(double id);
 void config_run_functions_eagerly(bool enabled);
 bool config_functions_run_eagerly();
 bool function_dispose(double id);
+/// Forgets the retracing detectors shared by source (tl::reset_retracing_detectors): for the tutorial cell worker.
+void function_reset_retracing_detectors();
 /// tl.savedModel: save [{name, function, concrete} | {name, model, loaded}] -> Uint8Array; load bytes ->
 /// {id, functions: [{name, inputs, outputs, signature}], variables: [handles]}; call a loaded function by name.
 val saved_model_save(const val& entries);

@@ -52,6 +52,7 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("configRunFunctionsEagerly", &config_run_functions_eagerly);
   emscripten::function("configFunctionsRunEagerly", &config_functions_run_eagerly);
   emscripten::function("functionDispose", &function_dispose);
+  emscripten::function("functionResetRetracingDetectors", &function_reset_retracing_detectors);
   emscripten::function("savedModelSave", &saved_model_save);
   emscripten::function("savedModelLoad", &saved_model_load);
   emscripten::function("savedModelCall", &saved_model_call);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "handles.h"
 #include "tracelab/base/local_array.h"
 #include "tracelab/function/config.h"
+#include "tracelab/function/retracing.h"
 #include "tracelab/nn/event_file.h"
 #include "tracelab/nn/saved_model.h"
 
@@ -37,6 +39,7 @@ FunctionOptions to_options(const val& js) {
   if (!js["name"].isUndefined()) options.name = js["name"].as<std::string>();
   if (!js["reduceRetracing"].isUndefined()) options.reduce_retracing = js["reduceRetracing"].as<bool>();
   if (!js["maxRetracingWarnings"].isUndefined()) options.max_retracing_warnings = js["maxRetracingWarnings"].as<int>();
+  if (!js["shareRetracingCount"].isUndefined()) options.share_retracing_count = js["shareRetracingCount"].as<bool>();
   if (!js["specializePlans"].isUndefined()) {
     TL_CHECK(js["specializePlans"].typeOf().as<std::string>() == "boolean", InvalidArgument, options.name,
              ": specializePlans must be a boolean");
@@ -86,6 +89,14 @@ std::vector<AnyArg> to_args(const val& args, const std::string& name) {
   return out;
 }
 
+/// The nesting of a call's arguments, {text, paths} (ArgStructure), or nullopt for a flat call (null/undefined).
+std::optional<ArgStructure> to_structure(const val& js) {
+  if (js.isUndefined() || js.isNull()) return std::nullopt;
+  ArgStructure structure{js["text"].as<std::string>(), {}};
+  for (unsigned i = 0, n = length_of(js["paths"]); i < n; ++i) structure.paths.push_back(js["paths"][i].as<std::string>());
+  return structure;
+}
+
 /// The body of a JS function: its symbolic tensor arguments go to the trampoline (the facade puts the other
 /// arguments back in place).
 AnyFunction::Body js_body(val trampoline) {
@@ -132,14 +143,20 @@ val record_to_js(const CallRecord& r) {
 
 }  // namespace
 
+/// `options.retracingSource`: the JS function's source text and place, which its retracing count is shared by.
 val function_new(const val& options, const val& trampoline) {
-  return guarded([&] { return val(functions().add(AnyFunction(js_body(trampoline), to_options(options)))); });
+  return guarded([&] {
+    std::string source = options["retracingSource"].isString() ? options["retracingSource"].as<std::string>() : "";
+    return val(functions().add(AnyFunction(js_body(trampoline), to_options(options), std::move(source))));
+  });
 }
 
-val function_call(double id, const val& args) {
+val function_call(double id, const val& args, const val& structure) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
-    return val(results_of(f(to_args(args, f.options().name))));
+    std::vector<AnyArg> leaves = to_args(args, f.options().name);
+    std::optional<ArgStructure> nesting = to_structure(structure);
+    return val(results_of(nesting ? f(leaves, *nesting) : f(leaves)));
   });
 }
 
@@ -194,10 +211,12 @@ val function_time_calls(double id, double per_call, double lists, double steps) 
   });
 }
 
-val function_concrete(double id, const val& args) {
+val function_concrete(double id, const val& args, const val& structure) {
   return guarded([&] {
     AnyFunction& f = functions().get(id);
-    ConcreteFunction& c = f.get_concrete_function(to_args(args, f.options().name));
+    std::vector<AnyArg> leaves = to_args(args, f.options().name);
+    std::optional<ArgStructure> nesting = to_structure(structure);
+    ConcreteFunction& c = nesting ? f.get_concrete_function(leaves, *nesting) : f.get_concrete_function(leaves);
     auto all = f.concrete_functions();
     for (std::size_t i = 0; i < all.size(); ++i)
       if (all[i] == &c) return val(static_cast<double>(i));
@@ -279,6 +298,8 @@ val function_clear_calls(double id) {
 }
 
 bool function_dispose(double id) { return functions().remove(id); }
+
+void function_reset_retracing_detectors() { reset_retracing_detectors(); }
 
 val cond(double pred, const val& true_fn, const val& false_fn) {
   return guarded([&] {

@@ -106,13 +106,21 @@ export interface PassReport { pass: string; before: number; after: number; }
 export interface ConcreteFunction {
   signature: string; graph: string; tracedGraph: string; graphJson: string; tracedGraphJson: string; passes: PassReport[];
 }
+/** One argument's entry in an input signature: a TensorSpec, or arrays / plain objects of them (a nested argument). */
+export type SignatureSpec = TensorSpec | SignatureSpec[] | { [key: string]: SignatureSpec };
 export interface FunctionOptions {
-  inputSignature?: TensorSpec[] | null;
+  /** The accepted arguments, one entry per argument; an entry may nest. A call of another structure is a TypeError
+   *  naming the path where it differs ("args[0].y is missing ..."). */
+  inputSignature?: SignatureSpec[] | null;
   /** TensorFlow's reduce_retracing (experimental_relax_shapes). */
   reduceRetracing?: boolean;
   name?: string;
-  /** Frequent-retracing warnings: 2 (current TF) by default, -1 = no limit (TF 2.1). */
+  /** Frequent-retracing warnings per count: 2 (current TF) by default, -1 = no limit (TF 2.1). */
   maxRetracingWarnings?: number;
+  /** Count this function's traces for the retracing warning together with every tl.function of the same source text
+   *  made at the same place — TensorFlow counts per Python function, so a tl.function created in a loop warns
+   *  (default true); false counts this function alone. */
+  shareRetracingCount?: boolean;
   argNames?: string[];
   /** How many of the latest calls keep a record in `calls` (the oldest dropped): 100 by default, 0 for none. */
   callHistory?: number;
@@ -125,7 +133,10 @@ export interface FunctionOptions {
   /** Called after each call that traced (keeps a call history of at least 1). */
   onTrace?: (info: { reason: string; warning: string; traceUs: number }) => void;
 }
-export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string;
+/** A tl.function argument: a leaf, or arrays / plain objects of them — flattened (objects by sorted key), the
+ *  structure and the leaves' keys in the trace key, as TensorFlow's nest. */
+export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string | FunctionArg[]
+  | { [key: string]: FunctionArg };
 /** What a traced function's dataSync gives for a result of type R: each tensor's values instead of the tensor. */
 export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined | void ? undefined
   : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
@@ -530,6 +541,25 @@ export interface Tracelab {
 
   function<R = Tensor>(fn: (...args: any[]) => R, options?: FunctionOptions): TracedFunction<R>;
   print(...args: Array<Tensor | string | number | boolean>): void;
+  /**
+   * tf.debugging's assertions as graph ops (TF.js has none). Eagerly they throw InvalidArgument at once; inside a
+   * tl.function the trace succeeds and each call checks its own values, throwing on the bad call only (the message,
+   * the condition and the first `summarize` values, default 3). assertRank is decided by the shape: while tracing.
+   */
+  debugging: {
+    assertEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    assertLess(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    assertLessEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    assertGreater(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    assertGreaterEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    assertPositive(x: TensorLike, message?: string, summarize?: number): void;
+    assertNonNegative(x: TensorLike, message?: string, summarize?: number): void;
+    /** |x - y| <= atol + rtol * |y| elementwise, float32; rtol and atol default to 10 float32 epsilons. */
+    assertNear(x: TensorLike, y: TensorLike, rtol?: number, atol?: number, message?: string, summarize?: number): void;
+    assertRank(x: TensorLike, rank: number, message?: string): void;
+    /** tf.Assert: every element of the bool condition must be true; the error shows `data`'s first values. */
+    assert(condition: TensorLike, message: string, data?: Tensor[], summarize?: number): void;
+  };
   cond<R extends Tensor | Tensor[]>(pred: Tensor, trueFn: () => R, falseFn: () => R): R;
   whileLoop(cond: (...vars: Tensor[]) => Tensor, body: (...vars: Tensor[]) => Tensor[], loopVars: Tensor[],
             options?: { maximumIterations?: number }): Tensor[];

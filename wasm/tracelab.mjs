@@ -143,9 +143,13 @@ export async function loadTracelab(options) {
   /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */
   tl.autograph = makeAutograph(tl, engine, converter ? await converter : null);
   // The engine, the core's functions and a tl.function's core handle, for the benchmark that takes a call through
-  // the API apart (bench/js/facade_bench.mjs). Not part of the API: no checks, no stability.
+  // the API apart (bench/js/facade_bench.mjs), and the retracing detectors' reset for the cell worker. Not part of
+  // the API: no checks, no stability.
   Object.defineProperty(tl, Symbol.for('tracelab.internals'), {
-    value: Object.freeze({ core, engine, functionHandle: (f) => f[concreteRef]?.function }),
+    value: Object.freeze({ core, engine, functionHandle: (f) => f[concreteRef]?.function,
+                           // The tutorials' cell worker before each cell: its code is evaluated anew, so its
+                           // tl.functions count retraces afresh, as a re-run notebook cell's tf.functions do.
+                           resetRetracingDetectors: () => core.functionResetRetracingDetectors() }),
   });
   return tl;
 }

@@ -145,6 +145,7 @@ FunctionOptions function_options(const RaggedConfig& config, RaggedMode mode) {
   options.optimize = config.optimize;
   options.specialize_plans = config.specialize_plans;
   options.max_retracing_warnings = config.max_retracing_warnings;
+  options.share_retracing_count = false;  // every mode (and the warm-up) is a run of its own, with its own count
   options.call_history = 1;        // each step reads its call's record: traced, reason, trace time, warning
   options.record_timings = false;  // every step is timed here
   if (mode == RaggedMode::signature)

@@ -51,7 +51,7 @@ struct AnyFunction::State {
   FunctionOptions options;
   /// The concrete functions by trace key, in tracing order.
   FunctionCache<std::shared_ptr<ConcreteFunction>> cache;
-  RetracingDetector detector;
+  std::shared_ptr<RetracingDetector> detector;  ///< shared with the functions made from the same source
   CallHistory history;
   std::size_t call_count = 0;
   int traces = 0;  ///< bodies traced to the end (the first call's check trace included)
@@ -62,10 +62,11 @@ struct AnyFunction::State {
   /// "<name>", as the retracing warning names the function.
   std::string warning_name;
 
-  State(Body b, FunctionOptions o)
+  State(Body b, FunctionOptions o, const std::string& source)
       : body(std::move(b)),
         options(std::move(o)),
-        detector(options.max_retracing_warnings),
+        detector(retracing_detector_for(options.share_retracing_count ? source : std::string(),
+                                        options.max_retracing_warnings)),
         history(options.call_history),
         warning_name("<" + options.name + ">") {
     if (!options.input_signature.present()) return;
@@ -88,6 +89,12 @@ struct AnyFunction::State {
     return names;
   }
 
+  /// The names of a key's tensors in its graph and messages: a structured call's leaf paths, else arg_names.
+  std::vector<std::string> names_for(const TraceKey& key) const {
+    const auto& paths = key.structure().paths;
+    return paths.size() == key.size() ? paths : arg_names(key.size());
+  }
+
   /// The call's own key: one entry per argument.
   static std::vector<ArgKey> arg_keys(std::span<const AnyArg> args) {
     std::vector<ArgKey> keys;
@@ -102,9 +109,12 @@ struct AnyFunction::State {
   }
 
   /// The key a call is looked up by: the signature's key when there is one (after checking the call fits it),
-  /// else the call's own key, built in `own`.
-  const TraceKey& key_for(std::span<const AnyArg> args, TraceKey& own) const {
-    if (!options.input_signature.present()) return own = TraceKey(arg_keys(args));
+  /// else the call's own key, built in `own`; `structure` nests the arguments (nullptr: a flat call).
+  const TraceKey& key_for(std::span<const AnyArg> args, TraceKey& own, const ArgStructure* structure) const {
+    if (!options.input_signature.present())
+      return own = TraceKey(arg_keys(args), structure != nullptr ? *structure : ArgStructure{});
+    TL_CHECK(structure == nullptr || structure->text.empty(), InvalidArgument, options.name,
+             ": a function with an input signature takes its arguments flat, as the signature lists them");
     const auto& specs = options.input_signature.specs();
     TL_CHECK(args.size() == specs.size(), InvalidArgument, options.name, ": the input signature has ",
              specs.size(), " argument(s), the call passes ", args.size());
@@ -129,8 +139,8 @@ struct AnyFunction::State {
 
   /// Whether `key` is this call's key (exact) or accepts it (relaxed): TraceKey's == and accepts() on the
   /// arguments themselves, without building the call's key.
-  static bool matches(const TraceKey& key, std::span<const AnyArg> args, bool exact) {
-    if (key.size() != args.size()) return false;
+  static bool matches(const TraceKey& key, std::span<const AnyArg> args, const std::string& structure, bool exact) {
+    if (key.size() != args.size() || key.structure().text != structure) return false;
     for (std::size_t i = 0; i < args.size(); ++i) {
       const ArgKey& mine = key.args()[i];
       if (const auto* tensor = std::get_if<Tensor>(&args[i].value())) {
@@ -157,17 +167,20 @@ struct AnyFunction::State {
 
   /// The cached function for a call without an input signature, found as cache.lookup(call's key) finds it
   /// (an equal key, else the newest key that accepts the call), or nullptr.
-  std::pair<TraceKey, std::shared_ptr<ConcreteFunction>>* cached_for(std::span<const AnyArg> args, bool& exact) {
+  std::pair<TraceKey, std::shared_ptr<ConcreteFunction>>* cached_for(std::span<const AnyArg> args,
+                                                                     const ArgStructure* structure, bool& exact) {
+    static const std::string flat;
+    const std::string& text = structure != nullptr ? structure->text : flat;
     for (const AnyArg& arg : args)
       if (const auto* tensor = std::get_if<Tensor>(&arg.value()); tensor != nullptr && !tensor->defined())
         return nullptr;  // the key's own check names the empty handle
     auto& entries = cache.entries();
     exact = true;
     for (auto& entry : entries)
-      if (matches(entry.first, args, /*exact=*/true)) return &entry;
+      if (matches(entry.first, args, text, /*exact=*/true)) return &entry;
     exact = false;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it)
-      if (matches(it->first, args, /*exact=*/false)) return &*it;
+      if (matches(it->first, args, text, /*exact=*/false)) return &*it;
     return nullptr;
   }
 
@@ -175,7 +188,7 @@ struct AnyFunction::State {
   /// `allow_variables`: may the body create Variables; `created` gets how many it did.
   std::shared_ptr<ConcreteFunction> trace(const TraceKey& key, std::span<const AnyArg> args, bool allow_variables,
                                           int& created) {
-    std::vector<std::string> names = arg_names(key.size());
+    std::vector<std::string> names = names_for(key);
     detail::Tracer tracer(options.name, allow_variables);
     std::vector<AnyArg> traced(args.begin(), args.end());
     for (std::size_t i = 0; i < key.size(); ++i)
@@ -197,7 +210,7 @@ struct AnyFunction::State {
     std::vector<TraceKey> cached = cache.keys();
     TraceKey trace_key = options.reduce_retracing ? relax(key, cached) : key;
     if (history.enabled()) {
-      record.reason = cached.empty() ? "first call" : explain_retrace(key, cached, arg_names(key.size()));
+      record.reason = cached.empty() ? "first call" : explain_retrace(key, cached, names_for(key));
       if (!(trace_key == key)) record.reason += "; tracing a generalized function for " + trace_key.str();
     }
     auto start = Clock::now();
@@ -224,12 +237,12 @@ struct AnyFunction::State {
     return -1;
   }
 
-  std::vector<Tensor> call(std::span<const AnyArg> args) {
+  std::vector<Tensor> call(std::span<const AnyArg> args, const ArgStructure* structure) {
     if (config::functions_run_eagerly()) {  // the callable on the call's own arguments: no trace, no record
       last_called = nullptr;
       if (options.input_signature.present()) {  // the call must still fit the signature
         TraceKey own;
-        (void)key_for(args, own);
+        (void)key_for(args, own, structure);
       }
       return body(args);
     }
@@ -237,13 +250,13 @@ struct AnyFunction::State {
     record.index = call_count;
     TraceKey own;
     bool exact = false;
-    auto* hit = options.input_signature.present() ? nullptr : cached_for(args, exact);
+    auto* hit = options.input_signature.present() ? nullptr : cached_for(args, structure, exact);
     // The record names the call's own key: a relaxed function's key only when it is the call's.
-    const TraceKey& key = hit != nullptr && (exact || !history.enabled()) ? hit->first : key_for(args, own);
+    const TraceKey& key = hit != nullptr && (exact || !history.enabled()) ? hit->first : key_for(args, own, structure);
     ConcreteFunction& function = hit != nullptr ? *hit->second : find_or_trace(key, args, record);
     last_called = &function;
     ++call_count;
-    if (auto warning = detector.record_call(record.traced, warning_name)) {
+    if (auto warning = detector->record_call(record.traced, warning_name)) {
       log_message(LogLevel::warning, *warning);
       record.warning = std::move(*warning);
     }
@@ -265,15 +278,25 @@ struct AnyFunction::State {
   }
 };
 
-AnyFunction::AnyFunction(Body body, FunctionOptions options)
-    : state_(std::make_shared<State>(std::move(body), std::move(options))) {}
+AnyFunction::AnyFunction(Body body, FunctionOptions options, std::string source)
+    : state_(std::make_shared<State>(std::move(body), std::move(options), source)) {}
 
-std::vector<Tensor> AnyFunction::operator()(std::span<const AnyArg> args) { return state_->call(args); }
+std::vector<Tensor> AnyFunction::operator()(std::span<const AnyArg> args) { return state_->call(args, nullptr); }
+
+std::vector<Tensor> AnyFunction::operator()(std::span<const AnyArg> leaves, const ArgStructure& structure) {
+  return state_->call(leaves, &structure);
+}
 
 ConcreteFunction& AnyFunction::get_concrete_function(std::span<const AnyArg> args) {
   CallRecord ignored;
   TraceKey own;
-  return state_->find_or_trace(state_->key_for(args, own), args, ignored);
+  return state_->find_or_trace(state_->key_for(args, own, nullptr), args, ignored);
+}
+
+ConcreteFunction& AnyFunction::get_concrete_function(std::span<const AnyArg> leaves, const ArgStructure& structure) {
+  CallRecord ignored;
+  TraceKey own;
+  return state_->find_or_trace(state_->key_for(leaves, own, &structure), leaves, ignored);
 }
 
 int AnyFunction::tracing_count() const noexcept { return state_->traces; }

@@ -1,13 +1,14 @@
 #include "tracelab/function/retracing.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tl {
 namespace {
 
 /// True when `a` and `b` have the same structure: arity, kinds, dtypes and ranks, equal plain values.
 bool same_structure(const TraceKey& a, const TraceKey& b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size() || a.structure().text != b.structure().text) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const ArgKey &x = a.args()[i], &y = b.args()[i];
     if (x.index() != y.index()) return false;
@@ -58,11 +59,15 @@ void describe_arg(const ArgKey& cached, const ArgKey& call, const std::string& l
 /// Differences between a cached key and the call; arity changes are one phrase.
 std::vector<std::string> differences(const TraceKey& cached, const TraceKey& call,
                                      const std::vector<std::string>& names) {
+  if (cached.structure().text != call.structure().text)
+    return {"argument structure changed " + cached.structure_str() + " -> " + call.structure_str()};
   if (cached.size() != call.size())
     return {"argument count changed " + std::to_string(cached.size()) + " -> " + std::to_string(call.size())};
+  // A structured call's leaves are labelled by their paths ("args[0].x"), a flat call's as "arg 0 (x)".
+  const auto& paths = call.structure().paths;
   std::vector<std::string> out;
   for (std::size_t i = 0; i < call.size(); ++i)
-    describe_arg(cached.args()[i], call.args()[i], arg_label(i, names), out);
+    describe_arg(cached.args()[i], call.args()[i], i < paths.size() ? paths[i] : arg_label(i, names), out);
   return out;
 }
 
@@ -75,7 +80,7 @@ TraceKey relax(const TraceKey& call, const std::vector<TraceKey>& cached) {
     for (std::size_t i = 0; i < args.size(); ++i)
       if (auto* spec = std::get_if<TensorSpec>(&args[i]))
         *spec = *spec->most_specific_common(std::get<TensorSpec>(it->args()[i]));
-    return TraceKey(std::move(args));
+    return TraceKey(std::move(args), call.structure());
   }
   return call;
 }
@@ -83,13 +88,16 @@ TraceKey relax(const TraceKey& call, const std::vector<TraceKey>& cached) {
 std::string explain_retrace(const TraceKey& call, const std::vector<TraceKey>& cached,
                             const std::vector<std::string>& arg_names) {
   if (cached.empty()) return "first call: no function traced yet";
-  // Compare with the cached key that differs least (ties: the newest).
+  // Compare with the cached key that differs least (ties: the newest); one of the call's structure first.
   std::vector<std::string> best;
+  std::size_t best_score = 0;
   bool found = false;
   for (auto it = cached.rbegin(); it != cached.rend(); ++it) {
     auto diff = differences(*it, call, arg_names);
-    if (!found || diff.size() < best.size()) {
+    std::size_t score = diff.size() + (it->structure().text == call.structure().text ? 0 : call.size() + 1);
+    if (!found || score < best_score) {
       best = std::move(diff);
+      best_score = score;
       found = true;
     }
   }
@@ -101,6 +109,7 @@ std::string explain_retrace(const TraceKey& call, const std::vector<TraceKey>& c
 }
 
 std::optional<std::string> RetracingDetector::record_call(bool traced, std::string_view function_name) {
+  std::lock_guard lock(mutex_);
   ++call_count_;
   if (!traced) {
     if (calls_per_tracing_.empty()) calls_per_tracing_.push_back(0);  // a concrete function fetched beforehand
@@ -116,6 +125,35 @@ std::optional<std::string> RetracingDetector::record_call(bool traced, std::stri
   if (tracing_count() < kThreshold) return std::nullopt;
   ++warnings_;
   return retracing_warning(tracing_count(), call_count_, function_name);
+}
+
+namespace {
+
+struct DetectorRegistry {
+  std::mutex mutex;
+  std::map<std::pair<std::string, int>, std::shared_ptr<RetracingDetector>> detectors;
+};
+
+DetectorRegistry& registry() {
+  static DetectorRegistry shared;
+  return shared;
+}
+
+}  // namespace
+
+std::shared_ptr<RetracingDetector> retracing_detector_for(const std::string& source, int max_warnings) {
+  if (source.empty()) return std::make_shared<RetracingDetector>(max_warnings);
+  DetectorRegistry& all = registry();
+  std::lock_guard lock(all.mutex);
+  auto& detector = all.detectors[{source, max_warnings}];
+  if (!detector) detector = std::make_shared<RetracingDetector>(max_warnings);
+  return detector;
+}
+
+void reset_retracing_detectors() {
+  DetectorRegistry& all = registry();
+  std::lock_guard lock(all.mutex);
+  all.detectors.clear();
 }
 
 std::string retracing_warning(int traces, int calls, std::string_view function_name) {

@@ -58,11 +58,12 @@ bool same_arg_key(const ArgKey& a, const ArgKey& b) noexcept {
 }
 
 bool operator==(const TraceKey& a, const TraceKey& b) noexcept {
-  return std::equal(a.args_.begin(), a.args_.end(), b.args_.begin(), b.args_.end(), same_arg_key);
+  return a.structure_.text == b.structure_.text &&
+         std::equal(a.args_.begin(), a.args_.end(), b.args_.begin(), b.args_.end(), same_arg_key);
 }
 
 bool TraceKey::accepts(const TraceKey& call) const noexcept {
-  if (args_.size() != call.args_.size()) return false;
+  if (args_.size() != call.args_.size() || structure_.text != call.structure_.text) return false;
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgKey &mine = args_[i], &theirs = call.args_[i];
     if (mine.index() != theirs.index()) return false;
@@ -81,7 +82,7 @@ bool TraceKey::accepts(const TraceKey& call) const noexcept {
 }
 
 std::size_t TraceKey::hash() const noexcept {
-  std::size_t seed = args_.size();
+  std::size_t seed = mix(args_.size(), std::hash<std::string>{}(structure_.text));
   for (const ArgKey& arg : args_) {
     seed = mix(seed, arg.index());
     std::visit(Overloaded{
@@ -102,10 +103,35 @@ std::size_t TraceKey::hash() const noexcept {
   return seed;
 }
 
+namespace {
+
+/// The structure's template with each leaf replaced by leaf(i); a flat call's "(leaf(0), leaf(1), ...)".
+template <class Leaf>
+std::string fill_structure(const std::string& text, std::size_t leaves, Leaf leaf) {
+  std::string out;
+  if (text.empty()) {
+    out = "(";
+    for (std::size_t i = 0; i < leaves; ++i) out += (i ? ", " : "") + leaf(i);
+    return out + ")";
+  }
+  std::size_t i = 0;
+  for (char c : text) {
+    if (c == ArgStructure::kLeaf) out += leaf(i++);
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string TraceKey::str() const {
-  std::string out = "(";
-  for (std::size_t i = 0; i < args_.size(); ++i) out += (i ? ", " : "") + arg_key_str(args_[i]);
-  return out + ")";
+  return fill_structure(structure_.text, args_.size(), [&](std::size_t i) {
+    return i < args_.size() ? arg_key_str(args_[i]) : std::string("?");
+  });
+}
+
+std::string TraceKey::structure_str() const {
+  return fill_structure(structure_.text, args_.size(), [](std::size_t) { return std::string("*"); });
 }
 
 }  // namespace tl

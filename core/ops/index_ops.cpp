@@ -1,7 +1,9 @@
 // Index ops: int32 indices choose where elements go — gather reads params rows at the indices,
 // unsorted_segment_sum adds data rows into the segment each id names (each is the other's gradient),
 // one_hot writes on_value at each index along a new dim. gather and unsorted_segment_sum reject an index out of
-// range before writing anything; one_hot leaves off_value there, as TensorFlow does.
+// range before writing anything; one_hot leaves off_value there, as TensorFlow does. tensor_array_write,
+// tensor_array_read and tensor_array_resize are the storage of tl::TensorArray: a buffer whose dim 0 numbers the
+// elements (each one's gradient is made of the others, so it works with dim 0 unknown in a traced loop).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -150,6 +152,111 @@ void segment_sum_fill(KernelContext& ctx) {
   }
 }
 
+// ---- TensorArray storage: buffer[k] is element k ----
+
+/// The dims of one element of a TensorArray buffer: the buffer's dims after the first.
+Shape element_shape_of(const Shape& buffer) { return Shape(buffer.dims().data() + 1, buffer.dims().data() + buffer.rank()); }
+
+/// tensor_array_write's rule: buffer of rank >= 1, an int32 scalar index, a value of the buffer's dtype shaped like
+/// one element (unknown dims match anything). The output is the buffer's meta, with each element dim known from
+/// either side; dim 0 is unknown for a dynamic array (the index decides how far it grows).
+void tensor_array_write_shape(ShapeContext& ctx) {
+  const TensorMeta& buffer = ctx.input(0);
+  const TensorMeta& value = ctx.input(2);
+  TL_CHECK(buffer.shape.rank() >= 1, ShapeError,
+           "tensor_array_write: the buffer must have rank >= 1 (element k is buffer[k]), got ", meta_str(buffer));
+  expect_dtype(ctx, 1, {DType::int32});
+  TL_CHECK(ctx.input(1).shape.rank() == 0, ShapeError, "tensor_array_write: the index must be an int32 scalar, got ",
+           meta_str(ctx.input(1)));
+  const Shape element = element_shape_of(buffer.shape);
+  TL_CHECK(value.dtype == buffer.dtype, DTypeError, "tensor_array_write: the array holds ", dtype_name(buffer.dtype),
+           " elements, the value is ", meta_str(value));
+  TL_CHECK(value.shape.rank() == element.rank() && value.shape.is_compatible_with(element), ShapeError,
+           "tensor_array_write: the array's elements have shape ", element.str(), ", the value is ", meta_str(value));
+  Dims dims{ctx.attrs.get_or("dynamic_size", false) ? -1 : buffer.shape[0]};
+  for (std::size_t k = 0; k < static_cast<std::size_t>(element.rank()); ++k)
+    dims.push_back(element[k] >= 0 ? element[k] : value.shape[k]);
+  ctx.output() = TensorMeta{buffer.dtype, Shape(std::move(dims))};
+}
+
+/// tensor_array_write's kernel: checks the index (>= 0; below the size unless dynamic) and the value's shape, then
+/// copies the buffer — grown with zero elements up to the index for a dynamic array — with element `index` replaced.
+void tensor_array_write_kernel(KernelContext& ctx) {
+  const Tensor& buffer = ctx.input(0);
+  const Tensor& value = ctx.input(2);
+  const I32 index = ctx.input(1).item<I32>();
+  const bool dynamic = ctx.attrs.get_or("dynamic_size", false);
+  const std::int64_t size = buffer.shape()[0];
+  TL_CHECK(index >= 0, InvalidArgument, "tensor_array_write: index ", index, " is negative (the array has ", size,
+           " element(s))");
+  TL_CHECK(dynamic || index < size, InvalidArgument, "tensor_array_write: index ", index,
+           " is out of range for an array of size ", size, " (dynamic_size is false)");
+  const Shape element = element_shape_of(buffer.shape());
+  TL_CHECK(value.shape() == element, ShapeError, "tensor_array_write: element ", index, " is ", meta_str(value.meta()),
+           " but the array's elements have shape ", element.str());
+  Dims dims = buffer.shape().dims();
+  dims[0] = std::max<std::int64_t>(size, std::int64_t{index} + 1);
+  Tensor out = Tensor::empty(buffer.dtype(), Shape(std::move(dims)));
+  const std::int64_t row = element.num_elements();
+  visit_dtype(buffer.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* dst = out.mutable_data<T>();
+    std::copy_n(buffer.data<T>(), size * row, dst);
+    std::fill(dst + size * row, dst + out.num_elements(), T{});
+    std::copy_n(value.data<T>(), row, dst + std::int64_t{index} * row);
+  });
+  ctx.outputs[0] = std::move(out);
+}
+
+/// tensor_array_read's rule: buffer of rank >= 1 and an int32 scalar index; the output is one element.
+void tensor_array_read_shape(ShapeContext& ctx) {
+  const TensorMeta& buffer = ctx.input(0);
+  TL_CHECK(buffer.shape.rank() >= 1, ShapeError,
+           "tensor_array_read: the buffer must have rank >= 1 (element k is buffer[k]), got ", meta_str(buffer));
+  expect_dtype(ctx, 1, {DType::int32});
+  TL_CHECK(ctx.input(1).shape.rank() == 0, ShapeError, "tensor_array_read: the index must be an int32 scalar, got ",
+           meta_str(ctx.input(1)));
+  ctx.output() = TensorMeta{buffer.dtype, element_shape_of(buffer.shape)};
+}
+
+/// tensor_array_read's kernel: checks the index against the size, copies the element.
+void tensor_array_read_kernel(KernelContext& ctx) {
+  const Tensor& buffer = ctx.input(0);
+  const I32 index = ctx.input(1).item<I32>();
+  const std::int64_t size = buffer.shape()[0];
+  TL_CHECK(index >= 0 && index < size, InvalidArgument, "tensor_array_read: index ", index,
+           " is out of range for an array of size ", size);
+  const std::int64_t row = ctx.output().num_elements();
+  visit_dtype(buffer.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy_n(buffer.data<T>() + std::int64_t{index} * row, row, ctx.output().mutable_data<T>());
+  });
+}
+
+/// tensor_array_resize's rule: x of rank >= 1; the output has like's dim 0 and x's other dims.
+void tensor_array_resize_shape(ShapeContext& ctx) {
+  const TensorMeta& x = ctx.input(0);
+  const TensorMeta& like = ctx.input(1);
+  TL_CHECK(x.shape.rank() >= 1 && like.shape.rank() >= 1, ShapeError,
+           "tensor_array_resize: both inputs must have rank >= 1, got ", meta_str(x), " and ", meta_str(like));
+  Dims dims = x.shape.dims();
+  dims[0] = like.shape[0];
+  ctx.output() = TensorMeta{x.dtype, Shape(std::move(dims))};
+}
+
+/// tensor_array_resize's kernel: x's first rows, then zero rows up to like's dim 0.
+void tensor_array_resize_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const std::int64_t row = element_shape_of(x.shape()).num_elements();
+  const std::int64_t kept = std::min(x.shape()[0], ctx.output().shape()[0]) * row;
+  visit_dtype(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* dst = ctx.output().mutable_data<T>();
+    std::copy_n(x.data<T>(), kept, dst);
+    std::fill(dst + kept, dst + ctx.output().num_elements(), T{});
+  });
+}
+
 // ---- gradient rules: public ops only ----
 using Grads = std::span<Tensor>;
 
@@ -180,6 +287,26 @@ void grad_gather(const GradContext& c, Grads d) {
 /// unsorted_segment_sum(x, s, n): d_x = gather(g, s) (each element gets its segment's gradient); none for s
 void grad_segment_sum(const GradContext& c, Grads d) { d[0] = gather(c.grad(), c.input(1), 0); }
 
+
+/// tensor_array_write(b, i, v): d_v = g[i]; d_b = g with element i zeroed (nothing reaches b's old element i),
+/// cut back to b's size when a dynamic write grew the array.
+void grad_tensor_array_write(const GradContext& c, Grads d) {
+  const Tensor& index = c.input(1);
+  if (c.needs(2)) d[2] = tensor_array_read(c.grad(), index);
+  if (!c.needs(0)) return;
+  Tensor cleared = tensor_array_write(c.grad(), index, zeros_like(c.input(2)), false);
+  d[0] = c.attrs.get_or("dynamic_size", false) ? tensor_array_resize(cleared, c.input(0)) : cleared;
+}
+
+/// tensor_array_read(b, i): d_b = zeros with element i = g; none for i
+void grad_tensor_array_read(const GradContext& c, Grads d) {
+  d[0] = tensor_array_write(zeros_like(c.input(0)), c.input(1), c.grad(), false);
+}
+
+/// tensor_array_resize(x, like): d_x = g resized to x's dim 0 (dropped rows get 0); none for like (only its size
+/// is read)
+void grad_tensor_array_resize(const GradContext& c, Grads d) { d[0] = tensor_array_resize(c.grad(), c.input(0)); }
+
 }  // namespace
 
 void register_index_ops(OpRegistry& r) {
@@ -199,6 +326,29 @@ void register_index_ops(OpRegistry& r) {
         segment_sum_fill<float>(ctx);
       })
       .gradient(grad_segment_sum);
+
+  r.op("tensor_array_write")
+      .doc("y = buffer with y[index] = value (tl::TensorArray::write); a dynamic_size array grows with zero "
+           "elements up to index; an index < 0 or >= size (not dynamic) is an error")
+      .inputs(3).attr<bool>("dynamic_size")
+      .traits(trait::dynamic_outputs)
+      .shape_fn(tensor_array_write_shape)
+      .kernel(tensor_array_write_kernel)
+      .gradient(grad_tensor_array_write);
+
+  r.op("tensor_array_read")
+      .doc("y = buffer[index] (tl::TensorArray::read); an index outside [0, size) is an error")
+      .inputs(2)
+      .shape_fn(tensor_array_read_shape)
+      .kernel(tensor_array_read_kernel)
+      .gradient(grad_tensor_array_read);
+
+  r.op("tensor_array_resize")
+      .doc("y = x's first like.shape[0] rows, zero rows appended when like has more (tensor_array_write's gradient)")
+      .inputs(2)
+      .shape_fn(tensor_array_resize_shape)
+      .kernel(tensor_array_resize_kernel)
+      .gradient(grad_tensor_array_resize);
 
   r.op("one_hot").doc("y[..., d, ...] = indices[...] == d ? on_value : off_value, d in [0, depth)").inputs(1)
       .traits(trait::not_differentiable)
@@ -222,6 +372,21 @@ Tensor gather(const Tensor& params, const Tensor& indices, std::int64_t axis) {
 Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, std::int64_t num_segments) {
   static const OpDef& op = OpRegistry::global().get("unsorted_segment_sum");
   return execute(op, {data, segment_ids}, {{"num_segments", num_segments}});
+}
+
+Tensor tensor_array_write(const Tensor& buffer, const Tensor& index, const Tensor& value, bool dynamic_size) {
+  static const OpDef& op = OpRegistry::global().get("tensor_array_write");
+  return execute(op, {buffer, index, value}, {{"dynamic_size", dynamic_size}});
+}
+
+Tensor tensor_array_read(const Tensor& buffer, const Tensor& index) {
+  static const OpDef& op = OpRegistry::global().get("tensor_array_read");
+  return execute(op, {buffer, index}, {});
+}
+
+Tensor tensor_array_resize(const Tensor& x, const Tensor& like) {
+  static const OpDef& op = OpRegistry::global().get("tensor_array_resize");
+  return execute(op, {x, like}, {});
 }
 
 Tensor one_hot(const Tensor& indices, std::int64_t depth, double on_value, double off_value, std::int64_t axis,

@@ -19,6 +19,7 @@ OpRegistry& OpRegistry::global() {
     detail::register_fused_ops(*r);
     detail::register_random_ops(*r);
     detail::register_optimizer_ops(*r);
+    detail::register_assert_ops(*r);
     return r;
   }();
   return *registry;

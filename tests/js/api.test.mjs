@@ -316,6 +316,99 @@ test('tracing: the call history keeps the last callHistory records (100 by defau
   x.dispose();
 });
 
+test('tracing: the retracing warning counts per source, so a tl.function created anew in a loop warns (TF)', () => {
+  const warnings = [];
+  tl.setLogHandler((level, text) => { if (level === 'warning') warnings.push(text); });
+  const x = tl.ones([2]);
+  try {
+    // One arrow function, a new object on every call of `make`: same text, same place, one count (TF's __code__).
+    const make = (options = {}) => tl.function((a) => a.mul(2), { name: 'madeInLoop', ...options });
+    const loop = (n, options) => {
+      for (let i = 0; i < n; ++i) {
+        const f = make(options);
+        tl.tidy(() => f(x));
+        assert.equal(f.tracingCount, 1);
+        f.dispose();
+      }
+    };
+    loop(7);
+    assert.equal(warnings.length, 2);  // from the fifth trace; at most 2 per count
+    assert.match(warnings[0], /^5 out of the last 5 calls to <madeInLoop> triggered tl\.function retracing/);
+    assert.match(warnings[1], /^6 out of the last 6 calls to <madeInLoop>/);
+    loop(7);
+    assert.equal(warnings.length, 2);  // the same count, past its limit: quiet, as TF's detector
+    tl[Symbol.for('tracelab.internals')].resetRetracingDetectors();  // code evaluated anew: counts start afresh
+    loop(7);
+    assert.equal(warnings.length, 4);
+    loop(7, { shareRetracingCount: false });  // each function counts alone: 1 trace each, no warning
+    assert.equal(warnings.length, 4);
+
+    // The same text at two places: two counts (4 traces each, 8 in all, no warning).
+    for (let i = 0; i < 4; ++i) {
+      const first = tl.function((a) => a.add(1), { name: 'first' });
+      const second = tl.function((a) => a.add(1), { name: 'second' });
+      tl.tidy(() => { first(x); second(x); });
+      first.dispose();
+      second.dispose();
+    }
+    assert.equal(warnings.length, 4);
+  } finally {
+    tl.setLogHandler(null);
+    x.dispose();
+  }
+});
+
+test('tracing: nested arguments (arrays, plain objects) are keyed by structure and leaves; a signature checks the structure', () => {
+  tl.tidy(() => {
+    const f = tl.function(({ x, y }, [a, b], scale) => x.sub(y).mul(a.add(b)).mul(scale), { name: 'nested' });
+    const v = (...values) => tl.tensor(values);
+    assert.deepEqual(f({ x: v(3, 3), y: v(1, 1) }, [v(1, 2), v(1, 1)], 2).arraySync(), [8, 12]);
+    assert.deepEqual(f({ y: v(1, 1), x: v(5, 5) }, [v(0, 0), v(1, 1)], 2).arraySync(), [8, 8]);  // keys in any order: same key
+    assert.equal(f.tracingCount, 1);
+    f({ x: v(1, 1), y: v(0, 0) }, [v(1, 1), v(1, 1)], 3);                // a number leaf: by value
+    f({ x: v(1, 1), y: v(0, 0), z: v(0, 0) }, [v(1, 1), v(1, 1)], 3);    // another key
+    f({ x: v(1, 1), y: v(0, 0) }, [v(1, 1), v(1, 1), v(1, 1)], 3);       // another length
+    f({ x: v(1, 1, 1), y: v(0, 0, 0) }, [v(1, 1, 1), v(1, 1, 1)], 3);    // other shapes, same structure
+    assert.equal(f.tracingCount, 5);
+    const calls = f.calls;
+    const spec2 = 'TensorSpec(shape=(2,), dtype=tl.float32, name=None)';
+    assert.equal(calls[0].key, `({x: ${spec2}, y: ${spec2}}, [${spec2}, ${spec2}], 2)`);
+    assert.match(calls[2].reason, /^args\[2\]: value changed 2 -> 3/);
+    assert.match(calls[3].reason, /^argument structure changed \(\{x: \*, y: \*\}, \[\*, \*\], \*\) -> \(\{x: \*, y: \*, z: \*\}, \[\*, \*\], \*\)/);
+    assert.match(calls[4].reason, /^argument structure changed .* -> \(\{x: \*, y: \*\}, \[\*, \*, \*\], \*\)/);
+    assert.match(calls[5].reason, /^args\[0\]\.x: dim 0 changed 2 -> 3, args\[0\]\.y: dim 0 changed 2 -> 3, args\[1\]\[0\]: dim 0/);
+    assert.match(f.prettyPrintedConcreteSignatures(), /^nested\(args\[0\]\.x, args\[0\]\.y, args\[1\]\[0\], args\[1\]\[1\], args\[2\]\)/);
+    assert.deepEqual(f.dataSync({ x: v(2, 2), y: v(1, 1) }, [v(1, 1), v(1, 1)], 2), new Float32Array([4, 4]));
+
+    // A nested input signature: one graph for every call that fits; a call of another structure is a TypeError
+    // naming the path where it differs.
+    const g = tl.function(({ x, y }, [w]) => x.mul(w).add(y), {
+      name: 'g', inputSignature: [{ x: new tl.TensorSpec([null]), y: new tl.TensorSpec([null]) }, [new tl.TensorSpec([])]] });
+    assert.deepEqual(g({ x: v(1, 2), y: v(1, 1) }, [tl.scalar(3)]).arraySync(), [4, 7]);
+    assert.deepEqual(g({ y: v(0, 0, 1), x: v(1, 2, 3) }, [tl.scalar(2)]).arraySync(), [2, 4, 7]);
+    assert.equal(g.tracingCount, 1);
+    assert.match(g.prettyPrintedConcreteSignatures(), /args\[0\]\.x: float32 Tensor, shape=\(None,\)/);
+    assert.throws(() => g({ x: v(1) }, [tl.scalar(3)]), { name: 'TypeError', message: /^g: args\[0\]\.y is missing; the input signature's keys are \{x, y\}$/ });
+    assert.throws(() => g({ x: v(1), y: v(1), z: v(1) }, [tl.scalar(3)]), { name: 'TypeError', message: /^g: args\[0\]\.z is not in the input signature/ });
+    assert.throws(() => g({ x: v(1), y: v(1) }, [tl.scalar(3), tl.scalar(1)]), { name: 'TypeError', message: /^g: args\[1\] has 2 elements; the input signature has 1$/ });
+    assert.throws(() => g([v(1), v(1)], [tl.scalar(3)]), { name: 'TypeError', message: /^g: args\[0\] is an array of 2 elements; the input signature has an object with keys \{x, y\} there$/ });
+    assert.throws(() => g({ x: [v(1)], y: v(1) }, [tl.scalar(3)]), { name: 'TypeError', message: /^g: args\[0\]\.x is an array; the input signature has a tensor there$/ });
+    assert.throws(() => g(v(1), v(1)), { name: 'TypeError', message: /^g: args\[0\] is a tl\.Tensor; the input signature has an object/ });
+    // The right structure with a leaf of another dtype: the core's check, naming the leaf by its path.
+    assert.throws(() => g({ x: v(1), y: tl.tensor([1], [1], 'int32') }, [tl.scalar(3)]),
+                  { name: 'InvalidArgument', message: /^g: argument 1 \(args\[0\]\.y\) does not match the input signature/ });
+    assert.equal(g.tracingCount, 1);
+
+    // getConcreteFunction takes nested specs as well.
+    const h = tl.function(({ a }) => a.sum(), { name: 'h' });
+    const concrete = h.getConcreteFunction({ a: new tl.TensorSpec([null, 2]) });
+    assert.match(concrete.signature, /args\[0\]\.a: float32 Tensor, shape=\(None, 2\)/);
+    assert.equal(h({ a: tl.ones([3, 2]) }).arraySync(), 6);
+    assert.equal(h.tracingCount, 1);
+    for (const fn of [f, g, h]) fn.dispose();
+  });
+});
+
 test('tracing: records are untimed by default; recordTimings true times each call into executeUs', () => {
   const a = tl.tidy(() => tl.keep(tl.ones([64, 64])));
   const untimed = tl.function((m) => tl.matMul(m, m), { name: 'untimed' });
@@ -669,7 +762,7 @@ test('tracing: f.dataSync(...args) gives what f(...args) gives with each tensor 
   const y = tl.tensor([1, 2]);
   assert.deepEqual(Array.from(scale.dataSync(y, 3)), [3, 6]);
   assert.deepEqual(Array.from(scale.dataSync(y, 4)), [4, 8]);
-  assert.throws(() => scale.dataSync([1, 2], 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
+  assert.throws(() => scale.dataSync(new Map(), 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
   y.dispose();
 
   // A step that updates a variable: dataSync runs the same graph as the call, once per call.
@@ -728,7 +821,7 @@ test('tracing: f.arraySync(...args) gives what f(...args) gives with each tensor
   const scale = tl.function((x, k) => x.mul(k).sum(), { name: 'scale' });
   const y = tl.tensor([1, 2]);
   assert.equal(scale.arraySync(y, 3), 9);
-  assert.throws(() => scale.arraySync([1, 2], 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
+  assert.throws(() => scale.arraySync(new Map(), 4), { name: 'InvalidArgument', message: /scale: argument 0 must be a tensor/ });
   y.dispose();
 
   // A training step's loss, read as a number each call: the same losses as the Tensor-returning call.

@@ -53,6 +53,7 @@ export async function runLesson(tl, page) {
   });
   try {
     for (const { name, code } of cellsOf(page)) {
+      tl[Symbol.for('tracelab.internals')].resetRetracingDetectors();  // as the cell worker does before each cell
       current = { counts: { log: 0, print: 0, warning: 0 }, outputs: [] };
       const started = performance.now();
       let lines = null;

@@ -154,8 +154,10 @@ test('values: a symbolic tensor kept from a trace names its tl.function when use
   t.dispose();
   assert.throws(() => t.dataSync(), { name: 'InvalidArgument', message: 'dataSync: the tensor was disposed' });
   // A tl.function's arguments enter its trace key as they are (tensors by spec, numbers, booleans and strings by
-  // value); other values are refused, named as the conversion names them.
-  assert.throws(() => f([1, 2]), { name: 'InvalidArgument', message: /^f: argument 0 must be a tensor, .*, got an array of 2 elements$/ });
+  // value, arrays and plain objects by their structure and leaves); other values are refused, named as the
+  // conversion names them, at their path when nested.
+  assert.throws(() => f(new Map()), { name: 'InvalidArgument', message: /^f: argument 0 must be a tensor, .*, got a Map$/ });
+  assert.throws(() => f([1, { w: new Map() }]), { name: 'InvalidArgument', message: /^f: args\[0\]\[1\]\.w must be a tensor, .*, got a Map$/ });
   assert.throws(() => f(3n), { name: 'InvalidArgument', message: /^f: argument 0 must be .*, got the BigInt 3n$/ });
   f.dispose();
   g.dispose();

@@ -13,7 +13,7 @@ if(NOT ROOT)
 endif()
 
 # The layers, each with the layers directly below it (the same order as the CMake targets in CMakeLists.txt).
-set(layers base tensor registry eager ops autodiff graph function nn data experiments)
+set(layers base tensor registry eager ops autodiff graph function data nn experiments)
 set(below_base "")
 set(below_tensor base)
 set(below_registry tensor)
@@ -22,9 +22,9 @@ set(below_ops eager)
 set(below_autodiff ops)
 set(below_graph autodiff)
 set(below_function graph)
-set(below_nn function)
 set(below_data function)
-set(below_experiments nn data)
+set(below_nn data)
+set(below_experiments nn)
 # The namespaces that belong to one layer (tl and tl::detail are shared by all).
 set(namespace_layers "tl::graph=graph" "tl::data=data" "tl::experiments=experiments" "tl::layers=nn"
                      "tl::optimizers=nn" "tl::losses=nn" "tl::metrics=nn" "tl::initializers=nn" "tl::summary=nn"

@@ -21,10 +21,94 @@ export class TensorSpec {
   }
 }
 
+/** Whether `value` is a plain object (a literal, or made by Object.create(null)): a dict in nested arguments. */
+const isPlainObject = (value) => value !== null && typeof value === 'object' &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+/** Whether a signature entry is a TensorSpec or arrays / plain objects of them (a nested input signature). */
+const isSignatureEntry = (value) => value instanceof TensorSpec ||
+  (Array.isArray(value) && value.every(isSignatureEntry)) ||
+  (isPlainObject(value) && Object.values(value).every(isSignatureEntry));
+
+/** The placeholder of a leaf in a structure's template (ArgStructure::kLeaf in the core). */
+const LEAF = '\x1f';
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const keyText = (key) => (IDENTIFIER.test(key) ? key : JSON.stringify(key));
+const pathOf = (parent, key) => (typeof key === 'number' ? `${parent}[${key}]`
+  : IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`);
+
+/**
+ * A call's arguments flattened as TensorFlow's nest flattens them: arrays in order, plain objects by sorted key
+ * (so {x, y} and {y, x} are one structure, as dicts are in TF), anything else a leaf. Returns {leaves: [{value,
+ * path}], structure}: the template of the call with LEAF in each leaf's place, e.g. "(\x1f, {x: \x1f})" — its
+ * array lengths and object keys are part of the trace key — or '' when no argument nests.
+ */
+function flattenArgs(args) {
+  const leaves = [];
+  let nested = false;
+  const walk = (value, path) => {
+    if (Array.isArray(value)) {
+      nested = true;
+      return `[${value.map((v, i) => walk(v, pathOf(path, i))).join(', ')}]`;
+    }
+    if (isPlainObject(value)) {
+      nested = true;
+      return `{${Object.keys(value).sort().map((k) => `${keyText(k)}: ${walk(value[k], pathOf(path, k))}`).join(', ')}}`;
+    }
+    leaves.push({ value, path });
+    return LEAF;
+  };
+  const text = `(${args.map((a, i) => walk(a, `args[${i}]`)).join(', ')})`;
+  return { leaves, structure: nested ? text : '' };
+}
+
+/** `args` with their tensor and TensorSpec leaves replaced, in flattenArgs' order, by `symbolic`. */
+function rebuildArgs(args, symbolic) {
+  let next = 0;
+  const walk = (value) => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (isPlainObject(value)) {
+      const done = Object.fromEntries(Object.keys(value).sort().map((k) => [k, walk(value[k])]));
+      return Object.fromEntries(Object.keys(value).map((k) => [k, done[k]]));  // the caller's key order
+    }
+    return value instanceof Tensor || value instanceof TensorSpec ? symbolic[next++] : value;
+  };
+  return args.map(walk);
+}
+
+/**
+ * Checks that a call's arguments nest as a nested input signature does (TF's TypeError when they do not), naming
+ * the first place they differ: "args[0].y is missing", "args[1] has 3 elements; the input signature has 2".
+ */
+function checkSignatureStructure(signature, args, name) {
+  const fail = (message) => { throw new TypeError(`${name}: ${message}`); };
+  const walk = (spec, value, path) => {
+    if (spec instanceof TensorSpec) {
+      if (Array.isArray(value) || isPlainObject(value))
+        fail(`${path} is ${Array.isArray(value) ? 'an array' : 'an object'}; the input signature has a tensor there`);
+    } else if (Array.isArray(spec)) {
+      if (!Array.isArray(value)) fail(`${path} is ${describeValue(value)}; the input signature has an array of ${spec.length} there`);
+      if (value.length !== spec.length) fail(`${path} has ${value.length} elements; the input signature has ${spec.length}`);
+      spec.forEach((s, i) => walk(s, value[i], pathOf(path, i)));
+    } else {
+      if (!isPlainObject(value)) fail(`${path} is ${describeValue(value)}; the input signature has an object with keys ` +
+                                      `{${Object.keys(spec).sort().join(', ')}} there`);
+      const missing = Object.keys(spec).filter((k) => !(k in value)).sort();
+      const extra = Object.keys(value).filter((k) => !(k in spec)).sort();
+      if (missing.length) fail(`${pathOf(path, missing[0])} is missing; the input signature's keys are {${Object.keys(spec).sort().join(', ')}}`);
+      if (extra.length) fail(`${pathOf(path, extra[0])} is not in the input signature, whose keys are {${Object.keys(spec).sort().join(', ')}}`);
+      for (const k of Object.keys(spec).sort()) walk(spec[k], value[k], pathOf(path, k));
+    }
+  };
+  if (args.length !== signature.length)
+    fail(`the input signature has ${signature.length} argument(s), the call passes ${args.length}`);
+  signature.forEach((spec, i) => walk(spec, args[i], `args[${i}]`));
+}
+
 /** tl.function's options and the kind of value each takes (checkOptions in wasm/js/values.mjs). */
 const FUNCTION_OPTIONS = {
-  inputSignature: (v) => (v === null || (Array.isArray(v) && v.every((s) => s instanceof TensorSpec))
-    ? null : 'an array of tl.TensorSpec (or null)'),
+  inputSignature: (v) => (v === null || (Array.isArray(v) && v.every(isSignatureEntry))
+    ? null : 'an array of tl.TensorSpec, or of arrays / plain objects of them (or null)'),
   reduceRetracing: 'boolean',
   name: 'string',
   maxRetracingWarnings: (v) => (Number.isInteger(v) && v >= -1 && v <= 2 ** 31 - 1
@@ -34,6 +118,7 @@ const FUNCTION_OPTIONS = {
   recordTimings: 'boolean',
   onTrace: 'function',
   specializePlans: 'boolean',
+  shareRetracingCount: 'boolean',
 };
 
 /** Where a tl.function and its concrete functions keep what tl.savedModel.save passes to the core. */
@@ -48,12 +133,32 @@ const DEFAULT_CALL_HISTORY = 100;
  */
 const DEFAULT_RECORD_TIMINGS = false;
 
+/** This package's folder: stack frames in it are the library's, not the caller's. */
+const PACKAGE_ROOT = new URL('../', import.meta.url).href;
+
+/**
+ * What a tl.function's frequent-retracing count is shared by. TensorFlow counts per Python function (by its
+ * `__code__`), so tf.functions made anew in a loop from one `def` or `lambda` share a count and warn. A JS function
+ * object has no such identity (an arrow function in a loop is a new object each time), so the count is shared by
+ * fn's source text and the place tl.function was called from (the first stack frame outside this package): the
+ * functions a loop makes share both and warn together; two functions of the same text made at different places
+ * count apart. Without a stack (Error.stackTraceLimit = 0) the text alone.
+ */
+function retracingSource(fn) {
+  const frames = String(new Error().stack ?? '').split('\n').map((line) => line.trim())
+    .filter((line) => /:\d+:\d+\)?$/.test(line));
+  const place = frames.find((line) => !line.includes(PACKAGE_ROOT)) ?? '';
+  return `${place}\n${Function.prototype.toString.call(fn)}`;
+}
+
 export function makeFunction(engine, isVariable) {
   const core = engine.core;
 
+  // `i` is the argument's index in a flat call, its path ("args[0].x") in a nested one.
   function describeArg(value, i, name) {
+    const what = typeof i === 'number' ? `argument ${i}` : i;
     if (value instanceof Tensor) {
-      value.checkAlive(`${name}: argument ${i}`);
+      value.checkAlive(`${name}: ${what}`);
       return { kind: 'tensor', id: value.id };
     }
     if (value instanceof TensorSpec) return { kind: 'spec', shape: value.shape, dtype: value.dtype };
@@ -61,18 +166,21 @@ export function makeFunction(engine, isVariable) {
     if (typeof value === 'number') return { kind: 'number', value };
     if (typeof value === 'boolean') return { kind: 'bool', value };
     if (typeof value === 'string') return { kind: 'string', value };
-    throw new InvalidArgument(`${name}: argument ${i} must be a tensor, a TensorSpec, a variable, a number, a ` +
-                              `boolean or a string, got ${describeValue(value)}`);
+    throw new InvalidArgument(`${name}: ${what} must be a tensor, a TensorSpec, a variable, a number, a ` +
+                              `boolean or a string (or arrays / plain objects of them), got ${describeValue(value)}`);
   }
 
   /**
    * Wraps `fn` (tf.function). Options: inputSignature, reduceRetracing, name, maxRetracingWarnings, argNames,
    * callHistory (how many call records `calls` keeps: 100 by default, 0 for none), recordTimings (default false:
    * executeUs is 0; true times each call's graph into it, two clock reads per call), onTrace, specializePlans
-   * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call).
+   * (default true: a graph with unknown dims is planned per input shape; false: every shape rule on every call),
+   * shareRetracingCount (default true: the retracing warning counts the calls of every tl.function of the same
+   * source text and place together, as TensorFlow counts per Python function; false: this function alone).
    */
   function tfFunction(fn, options) {
     if (typeof fn !== 'function') throw new InvalidArgument(`tl.function: fn is ${describeValue(fn)}; expected a function`);
+    const source = retracingSource(fn);
     const label = typeof options?.name === 'string' ? options.name : fn.name;
     options = checkOptions(options, FUNCTION_OPTIONS, { what: label ? `tl.function '${label}'` : 'tl.function' });
     const name = options.name ?? (fn.name || 'function');
@@ -95,13 +203,31 @@ export function makeFunction(engine, isVariable) {
     // symbolic inputs are all of them.
     const trampoline = engine.trampoline(traced, name, (symbolic) => {
       for (const t of symbolic) t.traceName = name;  // wrapped before `traced` runs
-      if (currentArgs === null) return symbolic;
-      let next = 0;
-      return currentArgs.map((a) => (a instanceof Tensor || a instanceof TensorSpec ? symbolic[next++] : a));
+      return currentArgs === null ? symbolic : rebuildArgs(currentArgs, symbolic);
     });
+    // A nested input signature: the core gets its specs flat (named by their paths unless named) and the calls'
+    // leaves, after the call's structure is checked against it here.
+    const signature = options.inputSignature ?? null;
+    const nestedSignature = signature !== null && !signature.every((s) => s instanceof TensorSpec);
+    const flatSignature = nestedSignature
+      ? flattenArgs(signature).leaves.map(({ value, path }) => new TensorSpec(value.shape, value.dtype, value.name ?? path))
+      : signature;
+    // The leaves of a call (or getConcreteFunction) as the core takes them, and their structure (null when flat).
+    const coreArgs = (args) => {
+      if (nestedSignature) {
+        checkSignatureStructure(signature, args, name);
+        return { leaves: flattenArgs(args).leaves.map(({ value, path }) => describeArg(value, path, name)), structure: null };
+      }
+      const flat = flattenArgs(args);
+      if (flat.structure === '') return { leaves: args.map((a, i) => describeArg(a, i, name)), structure: null };
+      return { leaves: flat.leaves.map(({ value, path }) => describeArg(value, path, name)),
+               structure: { text: flat.structure, paths: flat.leaves.map((l) => l.path) } };
+    };
+    // Only a flat call of live tensors (to a function without a nested signature) takes the staged path.
+    const stageable = (args) => !nestedSignature && allLiveTensors(args);
     const recordTimings = options.recordTimings ?? DEFAULT_RECORD_TIMINGS;
-    const id = guard(() => core.functionNew({ ...options, name, inputSignature: options.inputSignature, callHistory,
-                                              recordTimings },
+    const id = guard(() => core.functionNew({ ...options, name, inputSignature: flatSignature, callHistory,
+                                              recordTimings, retracingSource: source },
                                             trampoline));
     const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
@@ -145,9 +271,12 @@ export function makeFunction(engine, isVariable) {
       currentArgs = args;
       if (trampoline.runs !== runsSeen) noteRuns();  // a trace since the last call, e.g. by tl.savedModel.save
       try {
-        const address = allLiveTensors(args)
+        const address = stageable(args)
           ? engine.relayCall(core.functionCallStaged, id, engine.stage(args))  // the common call: handles only, one crossing
-          : engine.relay(() => core.functionCall(id, args.map((a, i) => describeArg(a, i, name))));
+          : engine.relay(() => {
+            const { leaves, structure } = coreArgs(args);
+            return core.functionCall(id, leaves, structure);
+          });
         return resultsOf(address, TENSORS);
       } finally {
         currentArgs = null;
@@ -160,7 +289,7 @@ export function makeFunction(engine, isVariable) {
         throw new OperatorNotAllowedInGraphError(
           `${name}.${method}() was called while a tl.function is being traced: the results are symbolic tensors ` +
           `there and have no values; call ${name}(...) for tensors`);
-      if (!allLiveTensors(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
+      if (!stageable(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
         return engine.tidy(() => {
           const result = call(...args);
           const of = (t) => (t === null ? null : read === ARRAYS ? t.arraySync() : t.dataSync());
@@ -207,7 +336,10 @@ export function makeFunction(engine, isVariable) {
     call.getConcreteFunction = (...args) => {
       currentArgs = args;
       try {
-        const index = engine.relay(() => core.functionConcrete(id, args.map((a, i) => describeArg(a, i, name))));
+        const index = engine.relay(() => {
+          const { leaves, structure } = coreArgs(args);
+          return core.functionConcrete(id, leaves, structure);
+        });
         return graphs()[index];
       } finally {
         currentArgs = null;

@@ -251,6 +251,32 @@ export function makeOps(engine, makeTensor, isVariable) {
     return op(name, [x], { ksize: pair(what, 'filterSize', filterSize), strides: pair(what, 'strides', strides ?? filterSize),
                            padding: padding(what, pad) });
   }
+  // tf.debugging's assertions (TF.js has none): graph ops with side effects and no outputs. Eagerly they throw at
+  // once; in a tl.function they check each call's values and throw InvalidArgument on the bad call only.
+  const checked = (message, summarize) => (summarize === undefined ? { message } : { message, summarize });
+  const binaryAssert = (name) => (x, y, message = '', summarize) => { op(name, [x, y], checked(message, summarize)); };
+  const unaryAssert = (name) => (x, message = '', summarize) => { op(name, [x], checked(message, summarize)); };
+  api.debugging = {
+    assertEqual: binaryAssert('assert_equal'),
+    assertLess: binaryAssert('assert_less'),
+    assertLessEqual: binaryAssert('assert_less_equal'),
+    assertGreater: binaryAssert('assert_greater'),
+    assertGreaterEqual: binaryAssert('assert_greater_equal'),
+    assertPositive: unaryAssert('assert_positive'),
+    assertNonNegative: unaryAssert('assert_non_negative'),
+    assertNear: (x, y, rtol, atol, message = '', summarize) => {
+      const attrs = checked(message, summarize);
+      if (rtol !== undefined) attrs.rtol = rtol;
+      if (atol !== undefined) attrs.atol = atol;
+      op('assert_near', [x, y], attrs);
+    },
+    assertRank: (x, rank, message = '') => {
+      op('assert_rank', [x], { message, rank: toInteger(rank, { what: 'tl.debugging.assertRank', root: 'rank' }) });
+    },
+    assert: (condition, message, data = [], summarize) => {
+      op('assert', [condition, ...tensorList('tl.debugging.assert', data)], checked(message ?? '', summarize), ['bool']);
+    },
+  };
   const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);  // logicalNot -> logical_not
   for (const name of unary) api[name] = (x) => op(snake(name), [x]);
   for (const name of binary) api[name] = (a, b) => op(snake(name), [a, b]);

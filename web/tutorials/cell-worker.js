@@ -73,6 +73,9 @@ function captureConsole() {
 
 async function runCell({ id, code }) {
   const tl = await ready;
+  // The cell's code is evaluated anew, so its tl.functions count retraces afresh, as a re-run notebook cell's
+  // tf.functions do (Python compiles new code objects); otherwise a re-run would find its warnings used up.
+  tl[Symbol.for('tracelab.internals')].resetRetracingDetectors();
   current = { id, counts: { log: 0, print: 0, warning: 0 } };
   const before = tl.memory().numTensors;
   const started = performance.now();

@@ -19,5 +19,6 @@ void register_io_ops(OpRegistry& registry);         // io_ops.cpp: print, check_
 void register_fused_ops(OpRegistry& registry);      // fused_ops.cpp: fused_matmul (optimizer)
 void register_random_ops(OpRegistry& registry);     // random_ops.cpp: random_uniform_like (stateless)
 void register_optimizer_ops(OpRegistry& registry);  // optimizer_ops.cpp: sgd/adam/rmsprop fused updates
+void register_assert_ops(OpRegistry& registry);     // assert_ops.cpp: assert_equal, assert_less, ..., assert
 
 }  // namespace tl::detail

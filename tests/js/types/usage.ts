@@ -24,6 +24,10 @@ async function main(): Promise<number> {
   const lossNumber: number = step.arraySync(tl.ones([1, 3, 20]), tl.tensor([0.5]));
   const signatures: string = step.prettyPrintedConcreteSignatures();
   const traced: number = step.tracingCount;
+  const checkedLog = tl.function((t: Tensor) => { tl.debugging.assertPositive(t, 'log needs t > 0'); return tl.log(t); });
+  tl.debugging.assertNear(checkedLog(x), tl.log(x), 1e-6, 1e-6, 'the same log', 2);
+  tl.debugging.assert(x.less(5), 'x below 5', [x]);
+  tl.debugging.assertRank(x, 2);
   const model = tl.sequential({ layers: [tl.layers.dense({ units: 4, activation: 'relu' }), tl.layers.dense({ units: 1 })] });
   const optimizer = tl.train.adam(0.01);
   optimizer.minimize(() => tl.losses.meanSquaredError(tl.ones([2, 1]), model.apply(tl.ones([2, 3]))), false);

@@ -1,6 +1,7 @@
 // Lesson 5's live checks: the data and the model as built, learning on one batch, preprocessing equal to the same
 // math in plain JavaScript, eager and traced epochs agreeing, per-epoch means logged through the default summary
-// writer, and the checkpoint restoring the best epoch.
+// writer, the whole loop traced agreeing with eager and article 001's accuracy gap replayed, and the checkpoint
+// restoring the best epoch.
 import { expect, largestDifference } from './expect.js';
 
 const { that } = expect;
@@ -81,6 +82,17 @@ export const checks = {
       problem && same ? `Summaries: ${problem}.`
         : `Eager ${json(eager)} vs traced ${json(traced)}, accuracy ${result?.accuracy}, best epoch ${result?.bestEpoch} ` +
           `(lowest loss at ${best}).`);
+  },
+  'whole-loop': ({ result }) => {
+    const mean = (result?.first + result?.second) / 2;
+    return that(
+      result?.sameWeights === true && result.first === result.tracedAccuracy && json(result.traces) === '[2,1]' &&
+        result.first > 0.5 && result.second > result.first && Math.abs(result.accumulated - mean) <= 1e-6,
+      `Eager and one tl.function trained the same weights (accuracy ${result?.first?.toFixed(4)} both); the replayed ` +
+        `run reports ${result?.accumulated?.toFixed(4)}, the mean of ${result?.first?.toFixed(4)} and its own ` +
+        `${result?.second?.toFixed(4)}. The whole traced loop took ${(1 / result?.speedup).toFixed(2)}× the eager time, tracing included.`,
+      `Expected equal weights and accuracies eager and traced, traces [2,1] (the second function found the slots), and ` +
+        `the never-reset accuracy the mean of both runs'; got ${json(result)}.`);
   },
   restore: ({ result }) => that(
     Math.abs(result?.after - result?.best) <= 1e-6 && result.before > 0.5,

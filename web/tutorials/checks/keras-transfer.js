@@ -1,5 +1,6 @@
-// Lesson 6's live checks: which variables each phase trained and which stayed, the losses, the restore, one trace
-// for every length, and the summary records, compared value by value with the losses they log.
+// Lesson 6's live checks: which variables each phase trained and which stayed, the losses, the restore, the loaded
+// trunk's bits and the new head it grows, one trace for every length with every step's state stacked, and the summary
+// records, compared value by value with the losses they log.
 import { expect, largestDifference, sameBits } from './expect.js';
 
 const { that } = expect;
@@ -49,20 +50,27 @@ export const checks = {
         `saved ${json(result?.saved)}.`);
   },
   'export-model': ({ result }) => that(
-    sameBits(result?.reloaded, result?.original) && result.original.length === 4 && result.variables === 6 &&
-      typeof result.wrongShape === 'string' && result.wrongShape.includes('expects float32 (None, 8)'),
-    'The loaded saved model predicts exactly what the model does and rejects a call that does not fit its signature.',
-    `Expected the loaded model's 4 predictions equal to the model's bit for bit, 6 variables and a signature error; ` +
-      `got ${result?.reloaded?.length} predictions (identical: ${sameBits(result?.reloaded, result?.original)}), ` +
-      `${result?.variables} variables, error ${json(result?.wrongShape)}.`),
+    result?.original?.length === 64 && sameBits(result.reloaded, result.original) && json(result.variables) === json(TRUNK) &&
+      result.last < result.first / 10 && typeof result.wrongShape === 'string' &&
+      result.wrongShape.includes('expects float32 (None, 8)'),
+    `The loaded trunk computes exactly what the trunk does (64 outputs), holds its four variables, a new head learns on ` +
+      `it (loss ${result?.first?.toFixed(3)} → ${result?.last?.toFixed(4)}), and a call that does not fit its signature is rejected.`,
+    `Expected the loaded trunk's 64 outputs equal to the trunk's bit for bit, the trunk's four variables, the new head's ` +
+      `loss falling tenfold and a signature error; got ${result?.reloaded?.length} outputs (identical: ` +
+      `${sameBits(result?.reloaded, result?.original)}), variables ${json(result?.variables)}, loss ${result?.first} → ` +
+      `${result?.last}, error ${json(result?.wrongShape)}.`),
   'dynamic-rnn': ({ result }) => {
     const states = result?.states ?? [];
-    const difference = Math.max(...states.map((s) => (s.traced?.length === 8 ? largestDifference(s.traced, s.eager) : Infinity)));
+    const stacked = states.every((s) => json(s.shape) === json([s.length, 1, 8]) && s.traced?.length === s.length * 8 &&
+                                       s.eager?.length === s.length * 8);
+    const difference = Math.max(...states.map((s) => (s.traced?.length > 0 ? largestDifference(s.traced, s.eager) : Infinity)));
     return that(
-      result?.traces === 1 && json(states.map((s) => s.length)) === '[3,7,12]' && difference < 1e-5,
-      `One trace for lengths 3, 7 and 12; traced and eager agree on each final state's 8 units (largest difference ${difference}).`,
-      `Expected one trace for lengths [3,7,12], each final state's 8 units agreeing with eager; got ` +
-        `${result?.traces} traces for ${json(states.map((s) => s.length))}, largest difference ${difference}.`);
+      result?.traces === 1 && json(states.map((s) => s.length)) === '[3,7,12]' && stacked && difference < 1e-5,
+      `One trace for lengths 3, 7 and 12; every step's state written to the buffer and stacked (length × 1 × 8), ` +
+        `equal to the eager loop's (largest difference ${difference}).`,
+      `Expected one trace for lengths [3,7,12], each run's states stacked as length × 1 × 8 and agreeing with eager; got ` +
+        `${result?.traces} traces for ${json(states.map((s) => s.length))}, shapes ${json(states.map((s) => s.shape))}, ` +
+        `largest difference ${difference}.`);
   },
   summaries: ({ result }) => {
     const problem = recordProblem(result);

@@ -1,5 +1,6 @@
 // Lesson 1's live checks: trace counts per mode and why each call traced, the relaxed signature, identical final
-// losses, and the crossover found in this run (a timing, judged and marked so).
+// losses, and the crossovers found in this run (timings, judged and marked so): traced against eager, and in the
+// article's long run function against signature, with and without plans for generic graphs.
 import { expect } from './expect.js';
 
 const { that } = expect;
@@ -18,6 +19,47 @@ function crossoverOf(mine, eager) {
     if (total >= eagerTotal) lastBehind = s;
   }
   return lastBehind + 1 < mine.length ? lastBehind + 1 : -1;
+}
+
+/** The long-run cell's steady step, computed as the cell computes it: the mean of the steps that did not trace,
+ * without the slowest 2% (a mean because a browser's clock counts in steps of 5 µs or more). */
+function steadyMean(stepUs, tracedSteps) {
+  const traced = new Set(tracedSteps);
+  const kept = stepUs.filter((_, s) => !traced.has(s)).sort((a, b) => a - b);
+  kept.length = Math.ceil(kept.length * 0.98);
+  return kept.reduce((sum, us) => sum + us, 0) / kept.length;
+}
+
+const LONG_RUN_STEPS = 20000;
+const LONG_RUN_MODES = ['function', 'signature', 'loop'];
+
+/** What is wrong with the long-run cell's result as a record of two runs (a string), or '' when it is sound. */
+function longRunProblem(result) {
+  const { traces = {}, totals = {}, steadyUs = {}, finalLoss = {}, tracedSteps = {}, stepUs = {}, crossovers = {} } = result ?? {};
+  const settings = ['planned', 'unplanned'];
+  for (const setting of settings)
+    if (!sameCounts(traces[setting], { function: 10, signature: 1, loop: 1 }))
+      return `Expected 10 / 1 / 1 traces with and without plans; got ${json(traces)}.`;
+  const losses = settings.flatMap((setting) => LONG_RUN_MODES.map((mode) => finalLoss[setting]?.[mode]));
+  if (!losses.every((loss) => Number.isFinite(loss) && loss === losses[0]))
+    return `Expected every mode to end on the same loss, with and without plans; got ${json(finalLoss)}.`;
+  for (const setting of settings) {
+    for (const mode of LONG_RUN_MODES) {
+      const us = stepUs[setting]?.[mode];
+      if (!(us?.length === LONG_RUN_STEPS && Number.isFinite(totals[setting]?.[mode]) && totals[setting][mode] > 0))
+        return `Expected ${LONG_RUN_STEPS} step times and a total per mode and run; ${setting} ${mode} has ` +
+          `${us?.length ?? 'no'} step times and total ${json(totals[setting]?.[mode])}.`;
+      const mean = steadyMean(us, tracedSteps[setting]?.[mode] ?? []);
+      if (tracedSteps[setting]?.[mode]?.length !== traces[setting][mode] || !(steadyUs[setting]?.[mode] === mean && mean > 0))
+        return `${setting} ${mode}: the steady step ${json(steadyUs[setting]?.[mode])} µs is not the one the step ` +
+          `times give without its traced steps ${json(tracedSteps[setting]?.[mode])} (${mean} µs).`;
+    }
+    const recomputed = crossoverOf(stepUs[setting].function, stepUs[setting].signature);
+    if (crossovers[setting] !== recomputed)
+      return `${setting}: the table says function is ahead of signature from step ${json(crossovers[setting])}; ` +
+        `the step times give ${recomputed}.`;
+  }
+  return '';
 }
 
 export const checks = {
@@ -69,6 +111,25 @@ export const checks = {
           `staying ahead from steps ${crossovers.function} and ${crossovers.signature}.`,
         `A traced mode did not overtake eager in this run (eager ÷ function ${ratio('function')}, eager ÷ signature ` +
           `${ratio('signature')}, crossovers ${json(crossovers)}): a busy machine distorts timings; run the cell again.`),
+      timing: true,
+    };
+  },
+  'long-run': ({ result }) => {
+    const problem = longRunProblem(result);
+    if (problem) return that(false, '', problem);
+    // Which graph runs faster per step is a timing: judged with a margin, and marked so.
+    const { steadyUs, totals, crossovers } = result;
+    const slower = (setting) => steadyUs[setting].signature / steadyUs[setting].function;
+    const x = (value) => `${value.toFixed(2)}×`;
+    const holds = slower('unplanned') >= 1.5 && crossovers.unplanned >= 0 && slower('planned') <= 1.2;
+    const figures = `without plans signature's steady step is ${x(slower('unplanned'))} function's (at least 1.5× ` +
+      `expected) and function is ahead from ${crossovers.unplanned < 0 ? 'no step of the run' : `step ${crossovers.unplanned}`}, ` +
+      `signature's total ${x(totals.unplanned.signature / totals.unplanned.function)} function's (the article's: ` +
+      `13.4 s ÷ 11.8 s = 1.14×); ` +
+      `with plans it is ${x(slower('planned'))} function's (at most 1.2× expected)`;
+    return {
+      ...that(holds, `Traces 10 / 1 / 1 and the same losses in both runs; ${figures}.`,
+        `${figures[0].toUpperCase()}${figures.slice(1)}: a busy machine distorts timings; run the cell again.`),
       timing: true,
     };
   },

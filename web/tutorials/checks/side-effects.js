@@ -66,4 +66,19 @@ export const checks = {
       `Expected [10, 9, 0] from 1 trace with one while_loop; got ${json(result?.counts)} from ${result?.traces}, ` +
         `${loop.top} while_loop.`);
   },
+  assertions: ({ result }) => {
+    const asserts = result?.graph ? countOps(result.graph, 'assert_positive') : { top: 0 };
+    const near = (got, want) => Array.isArray(got) && got.length === want.length &&
+      got.every((v, i) => Math.abs(v - want[i]) < 1e-6);
+    const expected = 'InvalidArgument: assert_positive: log needs positive inputs: condition x > 0 did not hold ' +
+      'element-wise at 1 of 2 elements, the first at index [1] (x = -2); x = f32[2] [1 -2]';
+    return that(
+      result?.message === expected && result.traces === 1 && asserts.top === 1 &&
+        near(result.good, [0, Math.log(2)]) && near(result.again, [0, Math.log(4)]),
+      'One trace with one assert_positive node; the call with -2 failed when the graph ran, naming the message, the ' +
+      'failing element and the values; the calls before and after it gave their logs.',
+      `Expected ${json(expected)} from the second call, logs of [1, 2] and [1, 4] around it, 1 trace and one ` +
+        `assert_positive node; got ${json(result?.message)}, ${json(result?.good)}, ${json(result?.again)}, ` +
+        `${result?.traces} traces, ${asserts.top} assert_positive.`);
+  },
 };

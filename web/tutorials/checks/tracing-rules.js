@@ -41,4 +41,40 @@ export const checks = {
       `Expected 12 traces and 2 retracing warnings naming <step>; got ${result?.traces} traces, ${counts.warning} ` +
         `warnings (${warnings.length} about <step>).`);
   },
+  'loop-warning': ({ result, counts, outputs }) => {
+    const warnings = (outputs ?? []).filter((o) => o.kind === 'warning').map((o) => o.text);
+    const aboutLoop = warnings.filter((w) => /calls to <madeInLoop> triggered tl\.function retracing/.test(w));
+    return that(
+      result?.loopTraces === 7 && result.onceTraces === 1 && counts.warning === 2 && aboutLoop.length === 2 &&
+        /^5 out of the last 5 calls to <madeInLoop>/.test(aboutLoop[0]),
+      '7 functions made in the loop, one trace each, share one count: warned from the fifth ("5 out of the last 5 ' +
+        'calls"), twice. The function made once traced once.',
+      `Expected 7 traces in the loop, 1 for the function made once, and 2 warnings about <madeInLoop> starting "5 out ` +
+        `of the last 5"; got ${result?.loopTraces} and ${result?.onceTraces} traces, ${counts.warning} warnings ` +
+        `(${json(warnings.map((w) => w.slice(0, 45)))}).`);
+  },
+  'nested-args': ({ result }) => {
+    const reasons = result?.reasons ?? [];
+    return that(
+      json(result?.traced) === '[true,false,true,true]' && /^args\[0\]\.x: dim 0 changed 3 -> 4/.test(reasons[2]) &&
+        /^argument structure changed \(\{x: \*, y: \*\}, \[\*, \*\]\) -> \(\{mask: \*, x: \*, y: \*\}, \[\*, \*\]\)/.test(reasons[3]) &&
+        /^\(\{x: TensorSpec\(shape=\(3,\).*\}, \[TensorSpec\(shape=\(\)/.test(result.key) && result.value === 45 &&
+        result.fixedTraces === 1 && result.error === "TypeError: fixed: args[0].y is missing; the input signature's keys are {x, y}",
+      'Keys in another order reused the graph; a new shape at args[0].x and a new key (mask) retraced. The signature\'s ' +
+        'function traced once and refused the call without y, naming args[0].y.',
+      `Expected calls 1, 3, 4 to trace (dim 0 of args[0].x, then the structure), a loss of 45 from 1 trace, and a ` +
+        `TypeError naming args[0].y; got ${json(result?.traced)}, reasons ${json(reasons)}, ${result?.value} from ` +
+        `${result?.fixedTraces} traces, error ${json(result?.error)}.`);
+  },
+  'nested-gradients': ({ result }) => {
+    const eager = result?.eager ?? {}, traced = result?.traced ?? {};
+    const filled = eager.dx?.length === 3 && eager.dw?.length === 3 && eager.gradOfInner?.length === 3 &&
+      Number.isFinite(eager.value) && [eager.dx, eager.dw, eager.gradOfInner].flat().every(Number.isFinite);
+    return that(
+      filled && json(eager) === json(traced) && json(result.traces) === '[1,1,1]',
+      'outer(x), d/dx and d/dw through outer and inner, and the gradient taken inside gradOfInner all equal the eager ' +
+        'results bit for bit; each function traced once.',
+      `Expected the traced results to equal the eager ones exactly, one trace each; got eager ${json(eager)}, ` +
+        `traced ${json(traced)}, traces ${json(result?.traces)}.`);
+  },
 };

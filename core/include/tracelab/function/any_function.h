@@ -97,17 +97,25 @@ class AnyFunction {
   /// the input signature's spec when there is one); returns the outputs.
   using Body = std::function<std::vector<Tensor>(std::span<const AnyArg> args)>;
 
-  /// A function that traces `body` (kept for the function's life) as `options` say.
-  explicit AnyFunction(Body body, FunctionOptions options = {});
+  /// A function that traces `body` (kept for the function's life) as `options` say. `source` names the code the
+  /// body runs: functions made from one source share TensorFlow's frequent-retracing count (per Python function
+  /// there), so one created anew in a loop warns (retracing_detector_for); empty, or with
+  /// options.share_retracing_count false, the function counts alone.
+  explicit AnyFunction(Body body, FunctionOptions options = {}, std::string source = {});
 
   /// Calls the function: traces on a new trace key, then runs the graph on the tensor arguments.
   std::vector<Tensor> operator()(std::span<const AnyArg> args);
   std::vector<Tensor> operator()(std::initializer_list<AnyArg> args) {
     return (*this)(std::span<const AnyArg>(args.begin(), args.size()));
   }
+  /// Calls the function with the leaves of nested arguments (arrays, dicts: the JS tl.function's): `structure`
+  /// says how they nest and is part of the trace key; the body gets the leaves, flat. Not with an input signature.
+  std::vector<Tensor> operator()(std::span<const AnyArg> leaves, const ArgStructure& structure);
   /// The concrete function for these arguments (Tensors or TensorSpecs, plus plain values), traced if needed.
   /// It is not a call: no record, no retracing warning.
   ConcreteFunction& get_concrete_function(std::span<const AnyArg> args);
+  /// The same for the leaves of nested arguments (as the structured call).
+  ConcreteFunction& get_concrete_function(std::span<const AnyArg> leaves, const ArgStructure& structure);
   ConcreteFunction& get_concrete_function(std::initializer_list<AnyArg> args) {
     return get_concrete_function(std::span<const AnyArg>(args.begin(), args.size()));
   }

@@ -6,9 +6,12 @@
 //   tl::Tensor y = tl::cond(tl::greater(tl::reduce_sum(x), 0.f), [&] { return x; }, [&] { return -x; });
 //   auto out = tl::while_loop([](const auto& v) { return tl::less(v[0], 10); },
 //                             [](const auto& v) { return std::vector<tl::Tensor>{v[0] + 1}; }, {tl::scalar(0)});
+// Loop variables may also be a std::tuple of Tensors and tl::TensorArrays (tensor_array.h), each passed to cond and
+// body as its own argument, as TensorFlow's loop_vars may be a nested structure.
 #pragma once
 
 #include <functional>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -23,6 +26,16 @@ using LoopBodyFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)
 std::vector<Tensor> cond_impl(const Tensor& pred, const BranchFn& true_fn, const BranchFn& false_fn);
 std::vector<Tensor> while_loop_impl(const LoopCondFn& cond, const LoopBodyFn& body, std::vector<Tensor> loop_vars,
                                     std::int64_t maximum_iterations);
+
+/// How a loop variable of type T becomes tensors and is rebuilt from them; `like` is the variable as it entered the
+/// loop (a TensorArray keeps its dtype, size and element shape from it). Tensor here, TensorArray in tensor_array.h.
+template <class T>
+struct LoopVar;
+template <>
+struct LoopVar<Tensor> {
+  static void flatten(const Tensor& value, std::vector<Tensor>& out) { out.push_back(value); }
+  static Tensor unflatten(const Tensor&, const Tensor*& next) { return *next++; }
+};
 }  // namespace detail
 
 /// Runs true_fn() if `pred` (a bool scalar) is true, else false_fn(). Both return a Tensor, or both a
@@ -58,6 +71,29 @@ struct WhileOptions {
 inline std::vector<Tensor> while_loop(const detail::LoopCondFn& cond, const detail::LoopBodyFn& body,
                                       std::vector<Tensor> loop_vars, WhileOptions options = {}) {
   return detail::while_loop_impl(cond, body, std::move(loop_vars), options.maximum_iterations);
+}
+
+/// The same over a tuple of Tensors and TensorArrays: cond(vars...) returns a bool scalar, body(vars...) a std::tuple
+/// of the same types; returns the final tuple. A TensorArray is one tensor in the loop (its buffer), so a write in
+/// the body is a node of the body's sub-graph and the array grows or fills while the graph runs.
+template <class Cond, class Body, class... Vars>
+std::tuple<Vars...> while_loop(Cond cond, Body body, std::tuple<Vars...> loop_vars, WhileOptions options = {}) {
+  auto flatten = [](const std::tuple<Vars...>& vars) {
+    std::vector<Tensor> flat;
+    std::apply([&](const Vars&... v) { (detail::LoopVar<Vars>::flatten(v, flat), ...); }, vars);
+    return flat;
+  };
+  auto unflatten = [&loop_vars](const std::vector<Tensor>& flat) {
+    const Tensor* next = flat.data();
+    return std::apply(
+        [&](const Vars&... like) { return std::tuple<Vars...>{detail::LoopVar<Vars>::unflatten(like, next)...}; },
+        loop_vars);
+  };
+  std::vector<Tensor> out = detail::while_loop_impl(
+      [&](const std::vector<Tensor>& flat) { return Tensor(std::apply(cond, unflatten(flat))); },
+      [&](const std::vector<Tensor>& flat) { return flatten(std::tuple<Vars...>(std::apply(body, unflatten(flat)))); },
+      flatten(loop_vars), options.maximum_iterations);
+  return unflatten(out);
 }
 
 }  // namespace tl

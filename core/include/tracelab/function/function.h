@@ -11,40 +11,39 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "tracelab/function/any_function.h"
+#include "tracelab/function/arguments.h"
 
 namespace tl {
 
 namespace detail {
 
-template <class A>
-inline constexpr bool is_tensor_arg = std::is_same_v<std::decay_t<A>, Tensor> || std::is_same_v<std::decay_t<A>, TensorSpec>;
+template <class F>
+inline constexpr bool has_target_type = requires(const F& f) { f.target_type(); };
 
-template <class>
-inline constexpr bool unsupported_arg = false;
-
-/// The type-erased form of one argument of a typed call.
-template <class A>
-AnyArg erase_arg(const A& arg) {
-  using D = std::decay_t<A>;
-  if constexpr (std::is_same_v<D, Tensor> || std::is_same_v<D, TensorSpec> || std::is_same_v<D, Variable> ||
-                std::is_arithmetic_v<D>) {
-    return AnyArg(arg);
-  } else if constexpr (std::is_convertible_v<const A&, std::string_view>) {
-    return AnyArg(std::string_view(arg));
-  } else {
-    static_assert(unsupported_arg<D>, "tl::function arguments are Tensors, TensorSpecs, Variables, numbers, bools "
-                                      "or strings");
-  }
+/// The source a tl::function over `fn` shares its retracing count with (TensorFlow counts per Python function):
+/// the type of a lambda or functor — each lambda expression has a type of its own, so the functions one
+/// expression makes share a count, and two expressions never do — and the address of a function pointer. A
+/// std::function hides what it holds: it counts alone.
+template <class F>
+std::string retracing_source(const F& fn) {
+  if constexpr (std::is_pointer_v<F> && std::is_function_v<std::remove_pointer_t<F>>)
+    return std::string(typeid(F).name()) + "@" + std::to_string(reinterpret_cast<std::uintptr_t>(fn));
+  else if constexpr (has_target_type<F>)
+    return {};
+  else
+    return typeid(F).name();
 }
 
 /// Flattens a callable's result into tensors and back: void, Tensor, std::vector<Tensor>, pairs and tuples of
@@ -88,7 +87,8 @@ struct Outputs<std::pair<Tensor, Tensor>> {
 }  // namespace detail
 
 /// A polymorphic traced function (tf.function) over a C++ callable. Copies share the cache, like Python
-/// references.
+/// references. Every tl::function made from one lambda expression (functor type, function pointer) shares the
+/// frequent-retracing warning's count, as the tf.functions of one Python function do (detail::retracing_source).
 template <class F>
 class Function {
  public:
@@ -96,13 +96,31 @@ class Function {
   Function(F fn, FunctionOptions options) : shared_(std::make_shared<Shared>(std::move(fn), std::move(options))) {}
 
   /// Calls the function: traces on a new trace key, then runs the graph. Returns what the callable returns.
+  /// A std::vector<Tensor> or std::map<std::string, Tensor> argument passes its tensors, its length or keys in the
+  /// trace key (arguments.h); the callable gets a vector / map of symbolic tensors while tracing.
   template <class... Args>
   auto operator()(const Args&... args) {
     using R = std::invoke_result_t<F&, traced_t<Args>...>;
-    std::array<AnyArg, sizeof...(Args)> erased{detail::erase_arg(args)...};
     const std::tuple<const Args&...> typed(args...);
     Typed guard(*shared_, &trace_typed<Args...>, &typed);
-    return detail::Outputs<R>::unflatten(shared_->any(erased));
+    if constexpr ((detail::is_nested_arg<Args> || ...)) {
+      std::vector<AnyArg> leaves;
+      ArgStructure structure{"(", {}};
+      const auto& names = shared_->any.options().arg_names;
+      std::size_t i = 0;
+      auto add = [&](const auto& arg) {
+        if (i > 0) structure.text += ", ";
+        std::string path = i < names.size() && !names[i].empty() ? names[i] : "args[" + std::to_string(i) + "]";
+        detail::flatten_arg(arg, path, leaves, structure);
+        ++i;
+      };
+      (add(args), ...);
+      structure.text += ')';
+      return detail::Outputs<R>::unflatten(shared_->any(leaves, structure));
+    } else {
+      std::array<AnyArg, sizeof...(Args)> erased{detail::erase_arg(args)...};
+      return detail::Outputs<R>::unflatten(shared_->any(erased));
+    }
   }
 
   /// The concrete function for these arguments (Tensors or TensorSpecs, plus plain values), traced if needed.
@@ -129,7 +147,8 @@ class Function {
 
  private:
   template <class A>
-  using traced_t = std::conditional_t<detail::is_tensor_arg<A>, Tensor, const A&>;
+  using traced_t = std::conditional_t<detail::is_tensor_arg<A>, Tensor,
+                                      std::conditional_t<detail::is_nested_arg<A>, std::decay_t<A>, const A&>>;
   /// Traces the callable for one call's argument types: `traced` are the erased arguments with symbolic tensors,
   /// `typed` the call's own arguments (a std::tuple<const Args&...>), passed as they are where not tensors.
   using TraceAs = std::vector<Tensor> (*)(F& fn, std::span<const AnyArg> traced, const void* typed);
@@ -139,7 +158,8 @@ class Function {
   struct Shared {
     Shared(F f, FunctionOptions options)
         : fn(std::move(f)),
-          any([this](std::span<const AnyArg> traced) { return trace_as(fn, traced, typed); }, std::move(options)) {}
+          any([this](std::span<const AnyArg> traced) { return trace_as(fn, traced, typed); }, std::move(options),
+              detail::retracing_source(fn)) {}
     Shared(const Shared&) = delete;
     Shared& operator=(const Shared&) = delete;
     F fn;
@@ -169,10 +189,22 @@ class Function {
     const void* typed_;
   };
 
-  template <std::size_t I, class A>
-  static decltype(auto) pick(const A& arg, std::span<const AnyArg> traced) {
-    if constexpr (detail::is_tensor_arg<A>) return Tensor(traced[I].tensor());
-    else return (arg);
+  /// The argument as the callable gets it while tracing: its leaves from `traced`, starting at leaf `at`.
+  template <class A>
+  static decltype(auto) pick(const A& arg, std::span<const AnyArg> traced, std::size_t at) {
+    if constexpr (detail::is_tensor_arg<A>) {
+      return Tensor(traced[at].tensor());
+    } else if constexpr (detail::is_tensor_list<A>) {
+      std::vector<Tensor> out;
+      for (std::size_t k = 0; k < arg.size(); ++k) out.push_back(traced[at + k].tensor());
+      return out;
+    } else if constexpr (detail::is_tensor_dict<A>) {
+      std::map<std::string, Tensor> out;
+      for (const auto& entry : arg) out.emplace(entry.first, traced[at++].tensor());
+      return out;
+    } else {
+      return (arg);
+    }
   }
 
   template <class... Args>
@@ -180,11 +212,14 @@ class Function {
     const auto& args = *static_cast<const std::tuple<const Args&...>*>(typed);
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       using R = std::invoke_result_t<F&, traced_t<Args>...>;
+      std::array<std::size_t, sizeof...(Args) + 1> at{};  // the first leaf of each argument
+      [[maybe_unused]] std::size_t next = 0;  // unused when there are no arguments
+      ((at[I + 1] = (next += detail::leaf_count(std::get<I>(args)))), ...);
       if constexpr (std::is_void_v<R>) {
-        fn(pick<I>(std::get<I>(args), traced)...);
+        fn(pick(std::get<I>(args), traced, at[I])...);
         return std::vector<Tensor>{};
       } else {
-        return detail::Outputs<R>::flatten(fn(pick<I>(std::get<I>(args), traced)...));
+        return detail::Outputs<R>::flatten(fn(pick(std::get<I>(args), traced, at[I])...));
       }
     }(std::index_sequence_for<Args...>{});
   }

@@ -46,8 +46,13 @@ struct FunctionOptions {
   std::vector<std::string> arg_names{};
   /// Which graph optimization passes run on each new concrete function.
   graph::OptimizeOptions optimize{};
-  /// Frequent-retracing warnings per function: 2 as in current TensorFlow, -1 for no limit (TF 2.1).
+  /// Frequent-retracing warnings per count: 2 as in current TensorFlow, -1 for no limit (TF 2.1).
   int max_retracing_warnings = 2;
+  /// Whether the frequent-retracing warning counts this function's calls together with those of every function
+  /// made from the same source — for tl::function the same lambda expression, functor type or function pointer —
+  /// as TensorFlow counts per Python function, so that a function created anew in a loop warns; false counts this
+  /// function alone (a run that stands for a fresh program, like the ragged experiment's modes).
+  bool share_retracing_count = true;
   /// How many of the latest calls keep a tl::CallRecord (key, retrace reason, warning, times) in calls():
   /// 0, the default, records nothing, so a call builds no strings; N keeps the last N, dropping the oldest.
   std::size_t call_history = 0;

@@ -7,6 +7,8 @@
 //   if (!cache.lookup(call)) std::puts(tl::explain_retrace(call, cache.keys()).c_str());
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,7 +71,9 @@ std::string explain_retrace(const TraceKey& call, const std::vector<TraceKey>& c
 /// FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY = 10 calls (grouped by the trace that started them) and warns when
 /// FREQUENT_TRACING_WARNING_THRESHOLD = 5 or more of them traced, at most `max_warnings` times
 /// (FREQUENT_TRACING_WARNING_MAX_WARNING_PER_DETECTOR = 2 in current TensorFlow; the TF 2.1 of the source
-/// article had no limit — pass -1 for that).
+/// article had no limit — pass -1 for that). TensorFlow keeps one detector per Python function (its `__code__`),
+/// shared by every tf.function made from it; tl::function shares one per source (retracing_detector_for), so
+/// record_call may come from several functions and threads: it takes a lock.
 class RetracingDetector {
  public:
   static constexpr int kThreshold = 5;
@@ -83,11 +87,23 @@ class RetracingDetector {
   int call_count() const noexcept { return call_count_; }
 
  private:
+  std::mutex mutex_;
   std::vector<int> calls_per_tracing_;  // calls that ran each traced function, oldest first
   int call_count_ = 0;
   int warnings_ = 0;
   int max_warnings_;
 };
+
+/// The detector shared by every tl::function made from `source` with the same `max_warnings`: so a function
+/// created anew in a loop, each traced once, warns as TensorFlow's does. `source` names the code, e.g. a lambda's
+/// type (tl::function's choice) or a JS function's text and place (tl.function's); an empty source gets a
+/// detector of its own. Detectors live until reset_retracing_detectors (a program has finitely many sources).
+std::shared_ptr<RetracingDetector> retracing_detector_for(const std::string& source, int max_warnings);
+
+/// Forgets the shared detectors: functions made afterwards count afresh, functions made before keep counting
+/// on theirs. For hosts that evaluate the same code anew, as Python compiles a re-run notebook cell into new
+/// code objects (the tutorial pages' cell worker calls it before each cell).
+void reset_retracing_detectors();
 
 /// The warning text, in TensorFlow's words adapted to C++ ("5 out of the last 6 calls to <step> ...").
 std::string retracing_warning(int traces, int calls, std::string_view function_name);

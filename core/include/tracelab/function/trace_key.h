@@ -5,6 +5,7 @@
 //   tl::TraceKey key({tl::TensorSpec({1, 7, 20}), tl::ArgKey(std::int64_t{3})});
 //   key.str();        // "(TensorSpec(shape=(1, 7, 20), dtype=tl.float32, name=None), 3)"
 //   generic.accepts(key);   // does the function traced for `generic` serve this call?
+// A call with nested arguments (arrays, dicts) is keyed by its leaves and its structure (ArgStructure).
 #pragma once
 
 #include <cstdint>
@@ -35,20 +36,36 @@ const char* arg_key_kind(const ArgKey& arg) noexcept;
 /// Unlike the variant's ==, a NaN equals a NaN: a key must equal itself, or a call with NaN would retrace forever.
 bool same_arg_key(const ArgKey& a, const ArgKey& b) noexcept;
 
+/// The nesting of a call whose arguments hold arrays or dicts of values (TensorFlow's nest structure): the
+/// arguments flatten to their leaves, and the structure is a template of the call with kLeaf in each leaf's place,
+/// e.g. "(\x1f, {'x': \x1f, 'y': [\x1f, \x1f]})", with each leaf's path ("args[1].y[0]") for messages. Dict keys and
+/// list lengths are in the template, so a call of another structure has another key.
+struct ArgStructure {
+  static constexpr char kLeaf = '\x1f';
+  std::string text;                ///< the template; empty for a flat call (one leaf per argument)
+  std::vector<std::string> paths;  ///< one per leaf, in order; not part of the key (the template implies them)
+};
+
 class TraceKey {
  public:
   TraceKey() = default;
-  explicit TraceKey(std::vector<ArgKey> args) : args_(std::move(args)) {}
+  explicit TraceKey(std::vector<ArgKey> args, ArgStructure structure = {})
+      : args_(std::move(args)), structure_(std::move(structure)) {}
 
+  /// The leaves: one entry per argument of a flat call, per leaf of a structured one.
   const std::vector<ArgKey>& args() const noexcept { return args_; }
   std::size_t size() const noexcept { return args_.size(); }
+  /// The nesting of the arguments (empty text for a flat call).
+  const ArgStructure& structure() const noexcept { return structure_; }
+  /// The structure with "*" for each leaf, e.g. "(*, {'x': *})"; "(*, *)" for a flat call of two.
+  std::string structure_str() const;
 
   /// True when the function traced for this key can run a call with key `call`: the same arity and kinds,
   /// equal plain values and variables, and every tensor spec here compatible with the call's (-1 accepts any).
   bool accepts(const TraceKey& call) const noexcept;
   /// A hash consistent with ==.
   std::size_t hash() const noexcept;
-  /// "(spec, value, ...)"
+  /// "(spec, value, ...)", nested as the call was: "(spec, {'x': spec})".
   std::string str() const;
 
   friend bool operator==(const TraceKey& a, const TraceKey& b) noexcept;
@@ -56,6 +73,7 @@ class TraceKey {
 
  private:
   std::vector<ArgKey> args_;
+  ArgStructure structure_;
 };
 
 struct TraceKeyHash {

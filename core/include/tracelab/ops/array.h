@@ -42,6 +42,17 @@ Tensor gather(const Tensor& params, const Tensor& indices, std::int64_t axis = 0
 /// [num_segments] + data.shape[rank(segment_ids):]. An id outside [0, num_segments) is an InvalidArgument
 /// (TensorFlow silently drops negative ids). gather's gradient.
 Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, std::int64_t num_segments);
+/// `buffer` with element `index` (buffer[index]) replaced by `value`: tl::TensorArray::write's op. `index` is an int32
+/// scalar in [0, buffer.shape[0]) — with `dynamic_size` any index >= 0, the buffer growing with zero elements up to
+/// it; `value` has the buffer's dtype and the shape of one element. Each violation is an error naming the index or
+/// the shapes. Gradients: to `value`, the upstream gradient's element `index`; to `buffer`, the rest.
+Tensor tensor_array_write(const Tensor& buffer, const Tensor& index, const Tensor& value, bool dynamic_size);
+/// Element `index` of `buffer` (buffer[index]): tl::TensorArray::read's op. `index` is an int32 scalar in
+/// [0, buffer.shape[0]), else an InvalidArgument naming it and the size. The gradient writes g into zeros at `index`.
+Tensor tensor_array_read(const Tensor& buffer, const Tensor& index);
+/// The first like.shape[0] elements (rows along dim 0) of x, zero rows appended when like has more: the gradient of
+/// a dynamic tensor_array_write, which cuts the grown buffer's gradient back to the buffer's size.
+Tensor tensor_array_resize(const Tensor& x, const Tensor& like);
 /// Pads with `constant_value`; paddings = {before0, after0, before1, after1, ...}, 2 * rank non-negative entries.
 Tensor pad(const Tensor& x, const Ints& paddings, double constant_value = 0);
 
