@@ -140,6 +140,16 @@ val metric_reset(double id);
 bool metric_dispose(double id);
 val checkpoint_save(const val& vars);
 val checkpoint_restore(const val& vars, const val& bytes);
+/// Keras' model.compile: {optimizer (handle), loss (Keras name), fromLogits, metrics (names), runEagerly} -> a handle.
+val compiled_new(double layer, const val& config);
+/// model.fitDataset: trains on a dataset handle; options {epochs, validationData (a dataset handle), verbose};
+/// returns the History {epoch, history: {key: [per-epoch means]}, seconds}.
+val compiled_fit(double id, double dataset, const val& options);
+/// model.evaluateDataset: {loss, <metric>} over one pass with training off.
+val compiled_evaluate(double id, double dataset);
+/// {train, test}: how many times each step was traced.
+val compiled_tracing_counts(double id);
+bool compiled_dispose(double id);
 
 // ---- tl.data (data_api.cpp) ----
 val dataset_from_slices(const val& components);
@@ -149,6 +159,8 @@ val dataset_transform(double id, const std::string& kind, const val& args);
 val dataset_info(double id);
 val dataset_for_each(double id, const val& body);
 bool dataset_dispose(double id);
+/// The dataset behind a handle (InvalidArgument for a disposed or unknown one), for fit in nn_api.cpp.
+const data::Dataset& dataset_of(double id);
 val iterator_new(double dataset);
 val iterator_next(double id);
 bool iterator_dispose(double id);

@@ -79,6 +79,11 @@ EMSCRIPTEN_BINDINGS(tracelab) {
   emscripten::function("metricDispose", &metric_dispose);
   emscripten::function("checkpointSave", &checkpoint_save);
   emscripten::function("checkpointRestore", &checkpoint_restore);
+  emscripten::function("compiledNew", &compiled_new);
+  emscripten::function("compiledFit", &compiled_fit);
+  emscripten::function("compiledEvaluate", &compiled_evaluate);
+  emscripten::function("compiledTracingCounts", &compiled_tracing_counts);
+  emscripten::function("compiledDispose", &compiled_dispose);
   emscripten::function("datasetFromSlices", &dataset_from_slices);
   emscripten::function("datasetFromGenerator", &dataset_from_generator);
   emscripten::function("datasetRange", &dataset_range);

@@ -127,6 +127,8 @@ val dataset_for_each(double id, const val& body) {
 
 bool dataset_dispose(double id) { return datasets().remove(id); }
 
+const data::Dataset& dataset_of(double id) { return datasets().get(id); }
+
 val iterator_new(double dataset) {
   return guarded([&] { return val(iterators().add(datasets().get(dataset).make_iterator())); });
 }

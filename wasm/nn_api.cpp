@@ -26,6 +26,26 @@ HandleTable<std::shared_ptr<metrics::Metric>>& metric_table() {
   static HandleTable<std::shared_ptr<metrics::Metric>> table("metric");
   return table;
 }
+HandleTable<layers::CompiledModel>& compiled_table() {
+  static HandleTable<layers::CompiledModel> table("compiled model");
+  return table;
+}
+
+/// A Keras loss by its TF.js name (the names of tl.losses).
+std::shared_ptr<losses::Loss> loss_named(const std::string& name, bool from_logits) {
+  if (name == "meanSquaredError") return std::make_shared<losses::MeanSquaredError>();
+  if (name == "binaryCrossentropy") return std::make_shared<losses::BinaryCrossentropy>(from_logits);
+  if (name == "categoricalCrossentropy") return std::make_shared<losses::CategoricalCrossentropy>(from_logits);
+  if (name == "sparseCategoricalCrossentropy") return std::make_shared<losses::SparseCategoricalCrossentropy>(from_logits);
+  throw InvalidArgument(detail::cat("compile: unknown loss '", name, "'; expected one of meanSquaredError, ",
+                                    "binaryCrossentropy, categoricalCrossentropy, sparseCategoricalCrossentropy"));
+}
+
+val numbers_array(const std::vector<double>& values) {
+  val out = val::array();
+  for (double v : values) out.call<void>("push", val(v));
+  return out;
+}
 
 val variable_list(const std::vector<Variable>& vars) {
   val out = val::array();
@@ -294,5 +314,60 @@ val checkpoint_restore(const val& vars, const val& bytes) {
     return val::undefined();
   });
 }
+
+val compiled_new(double layer, const val& config) {
+  return guarded([&] {
+    layers::CompileOptions options;
+    val optimizer = config["optimizer"];
+    TL_CHECK(!optimizer.isUndefined() && !optimizer.isNull(), InvalidArgument,
+             "compile: an optimizer is required (options.optimizer)");
+    options.optimizer = optimizer_table().get(optimizer.as<double>());
+    val loss = config["loss"];
+    TL_CHECK(!loss.isUndefined() && !loss.isNull(), InvalidArgument, "compile: a loss is required (options.loss)");
+    options.loss = loss_named(loss.as<std::string>(), bool_field(config, "fromLogits", false));
+    val metrics = config["metrics"];
+    if (!metrics.isUndefined() && !metrics.isNull())
+      for (unsigned i = 0, n = length_of(metrics); i < n; ++i) options.metrics.push_back(metrics[i].as<std::string>());
+    options.run_eagerly = bool_field(config, "runEagerly", false);
+    return val(compiled_table().add(layers::CompiledModel(layer_table().get(layer), std::move(options))));
+  });
+}
+
+val compiled_fit(double id, double dataset, const val& options) {
+  return guarded([&] {
+    layers::FitOptions fit;
+    fit.epochs = static_cast<std::int64_t>(num_field(options, "epochs", 1));
+    fit.verbose = false;  // a terminal progress bar means nothing in a page or a worker
+    val validation = options["validationData"];
+    if (!validation.isUndefined() && !validation.isNull()) fit.validation_data = dataset_of(validation.as<double>());
+    layers::History history = compiled_table().get(id).fit(dataset_of(dataset), fit);
+    val out = val::object(), keys = val::object();
+    out.set("epoch", numbers_array(std::vector<double>(history.epoch.begin(), history.epoch.end())));
+    for (const auto& [key, values] : history.history) keys.set(key, numbers_array(values));
+    out.set("history", keys);
+    out.set("seconds", numbers_array(history.seconds));
+    return out;
+  });
+}
+
+val compiled_evaluate(double id, double dataset) {
+  return guarded([&] {
+    val out = val::object();
+    for (const auto& [key, value] : compiled_table().get(id).evaluate(dataset_of(dataset))) out.set(key, value);
+    return out;
+  });
+}
+
+val compiled_tracing_counts(double id) {
+  return guarded([&] {
+    const layers::CompiledModel& compiled = compiled_table().get(id);
+    val out = val::object();
+    out.set("train", compiled.train_tracing_count());
+    out.set("test", compiled.test_tracing_count());
+    return out;
+  });
+}
+
+bool compiled_dispose(double id) { return compiled_table().remove(id); }
 
 }  // namespace tl::wasm

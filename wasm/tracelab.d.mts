@@ -221,8 +221,32 @@ export declare class Layer {
   call(x: TensorLike, options?: { training?: boolean }): Tensor;
   countParams(): number;
   summary(): string;
+  /** Keras' model.compile: what fitDataset and evaluateDataset train and measure with. Compiling again replaces it. */
+  compile(config: CompileConfig): void;
+  /**
+   * Keras' fit over a dataset of [x, y] batches (TF.js' fitDataset): every batch through one traced train step
+   * (its input signature is the dataset's elementSpec), validationData through a traced test step, the metrics
+   * reset every epoch. Returns the History at once (not a promise; `await` on it works).
+   */
+  fitDataset(dataset: Dataset, options?: { epochs?: number; validationData?: Dataset }): History;
+  /** One pass with training off: {loss, <metric>: value}. */
+  evaluateDataset(dataset: Dataset): Record<string, number>;
+  /** How many times fitDataset's train step and the test step were traced (2 and 1 after a first fit: the slots). */
+  readonly fitTracingCounts: { train: number; test: number };
   dispose(): void;
 }
+export interface CompileConfig {
+  optimizer: Optimizer;
+  /** A tl.losses name. */
+  loss: 'meanSquaredError' | 'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy';
+  fromLogits?: boolean;
+  /** 'accuracy' / 'acc' (chosen from the loss), 'sparse_categorical_accuracy', 'binary_accuracy', 'mse' / 'mean_squared_error'. */
+  metrics?: string[];
+  /** The steps run as plain calls instead of tl.functions (Keras' run_eagerly). */
+  runEagerly?: boolean;
+}
+/** keras.callbacks.History: per-epoch means under Keras' keys ('loss', each metric, 'val_loss', 'val_<metric>'). */
+export interface History { epoch: number[]; history: Record<string, number[]>; seconds: number[]; }
 export interface DenseConfig { units: number; activation?: string; useBias?: boolean; seed?: number; name?: string; }
 export interface Conv2DConfig {
   filters: number; kernelSize?: number | [number, number]; strides?: number | [number, number];

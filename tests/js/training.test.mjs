@@ -212,3 +212,55 @@ test('data: a whole epoch as one graph node (forEach inside tl.function) equals 
   for (let i = 0; i < va.length; ++i) assert.ok(Math.abs(va[i] - vb[i]) < 1e-6, `${va[i]} vs ${vb[i]}`);
   tl.dispose([xs, ys]);
 });
+
+test('compile and fitDataset: the same weights and epoch losses as the custom loop with a traced step; History; errors', () => {
+  const data = () => {
+    const x = tl.randomUniform([24, 3], -1, 1, 'float32', 3);
+    const y = tl.cast(tl.greater(tl.sum(x, 1), 0), 'int32');
+    return tl.data.fromTensorSlices([x, y]).shuffle(24, 5).batch(8);
+  };
+  const makeModel = () => tl.sequential({ layers: [tl.layers.dense({ units: 6, activation: 'relu', seed: 1 }),
+                                                   tl.layers.dense({ units: 2, activation: 'softmax', seed: 2 })] });
+  // The custom loop: a traced step, per-epoch mean of the batch losses.
+  const loopModel = makeModel(), optimizer = tl.train.adam(0.05);
+  const step = tl.function((x, y) => {
+    const tape = new tl.GradientTape();
+    const loss = tl.losses.sparseCategoricalCrossentropy(y, loopModel.apply(x, { training: true }));
+    const vars = loopModel.trainableWeights;
+    const grads = tape.gradient(loss, vars);
+    tape.dispose();
+    optimizer.applyGradients(grads.map((g, i) => [g, vars[i]]));
+    return loss;
+  });
+  const mean = tl.metrics.mean(), loopLosses = [], train = data();
+  for (let epoch = 0; epoch < 3; ++epoch) {
+    for (const [x, y] of train) { tl.tidy(() => mean.updateState(step(x, y))); tl.dispose([x, y]); }
+    loopLosses.push(tl.tidy(() => mean.result().dataSync()[0]));
+    mean.resetState();
+  }
+
+  const model = makeModel();
+  assert.throws(() => model.fitDataset(data()), /Sequential\.fitDataset: call compile\(\{optimizer, loss\}\) first/);
+  model.compile({ optimizer: tl.train.adam(0.05), loss: 'sparseCategoricalCrossentropy', metrics: ['accuracy'] });
+  const validation = tl.data.fromTensorSlices([tl.randomUniform([8, 3], -1, 1, 'float32', 4), tl.zeros([8], 'int32')]).batch(8);
+  const history = model.fitDataset(data(), { epochs: 3, validationData: validation });
+  assert.deepEqual(history.epoch, [0, 1, 2]);
+  assert.deepEqual(Object.keys(history.history).sort(), ['accuracy', 'loss', 'val_accuracy', 'val_loss']);
+  assert.deepEqual(history.history.loss, loopLosses);  // the same arithmetic: the same bits
+  assert.equal(history.seconds.length, 3);
+  const bits = (m) => m.trainableWeights.map((v) => Array.from(v.read().dataSync()));
+  assert.deepEqual(bits(model), bits(loopModel));
+  assert.deepEqual(model.fitTracingCounts, { train: 2, test: 1 });  // the slots: the train step traced twice, as TF does
+  const evaluated = model.evaluateDataset(validation);
+  assert.deepEqual(Object.keys(evaluated).sort(), ['accuracy', 'loss']);
+  assert.ok(Math.abs(evaluated.loss - history.history.val_loss[2]) < 1e-6, `${evaluated.loss} ${history.history.val_loss[2]}`);
+
+  assert.throws(() => model.compile({ optimizer: tl.train.sgd(), loss: 'hinge' }), /compile: unknown loss 'hinge'/);
+  assert.throws(() => model.compile({ loss: 'meanSquaredError' }), /compile: an optimizer is required/);
+  assert.throws(() => model.compile({ optimizer: tl.train.sgd(), loss: 'meanSquaredError', metrics: ['f1'] }), /compile: unknown metric 'f1'/);
+  assert.throws(() => model.fitDataset(data(), { epochs: 0 }), /fitDataset: options\.epochs is the number 0; expected a positive integer/);
+  assert.throws(() => model.fitDataset([1, 2]), /fitDataset: expected a tl\.data dataset/);
+  assert.throws(() => model.compile({ optimizer: tl.train.sgd(), loss: 'meanSquaredError', epochs: 3 }), /unknown option 'epochs'/);
+  // A failed compile leaves the model compiled as it was.
+  assert.deepEqual(model.fitTracingCounts, { train: 2, test: 1 });
+});

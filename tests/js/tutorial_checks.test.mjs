@@ -122,6 +122,11 @@ const WRONG = {
     'whole-loop': [['different weights', (r) => { r.result.sameWeights = false; }], ['traced accuracy differs', (r) => { r.result.tracedAccuracy -= 1 / 1536; }],
                    ['the metric reset', (r) => { r.result.accumulated = r.result.second; }], ['the replay retraced twice', (r) => { r.result.traces = [2, 2]; }],
                    ['the replay no better', (r) => { r.result.second = r.result.first; r.result.accumulated = r.result.first; }]],
+    fit: [['fit ended on another loss', (r) => { r.result.fit[1] *= 1.0000001; }], ['eager differs', (r) => { r.result.eager[0] += 1e-6; }],
+          ['different weights', (r) => { r.result.sameWeights = false; }], ['the train step traced once', (r) => { r.result.fitTraces.train = 1; }],
+          ['an epoch missing', (r) => { r.result.fit.pop(); r.result.traced.pop(); r.result.eager.pop(); }],
+          ['the loss rose', (r) => { r.result.fit.reverse(); r.result.traced.reverse(); r.result.eager.reverse(); }],
+          ['no accuracy', (r) => { r.result.accuracy = []; }]],
     restore: [['not the best loss', (r) => { r.result.after += 1e-3; }], ['the fresh model already trained', (r) => { r.result.before = r.result.after; }]],
   },
   'keras-transfer.html': {

@@ -17,6 +17,13 @@ const padding = (v) => (v === 'valid' || v === 'same' ? null : "'valid' or 'same
 const APPLY_OPTIONS = { training: 'boolean' };
 /** The options of the tl.losses functions. */
 const LOSS_OPTIONS = { fromLogits: 'boolean' };
+/** The options of Layer.compile (Keras' model.compile) and Layer.fitDataset. */
+const COMPILE_OPTIONS = {
+  optimizer: (v) => (v !== null && typeof v === 'object' ? null : 'a tl.train optimizer'),
+  loss: 'string', fromLogits: 'boolean', runEagerly: 'boolean',
+  metrics: (v) => (Array.isArray(v) && v.every((m) => typeof m === 'string') ? null : 'an array of metric names'),
+};
+const FIT_OPTIONS = { epochs: positive, validationData: (v) => (v !== null && typeof v === 'object' ? null : 'a tl.data dataset') };
 
 /** Each layer class's options (the keys of tl.layers.<name>(options)) and the kind of value each takes. */
 const LAYER_OPTIONS = {
@@ -88,8 +95,60 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
     countParams() { return this.info().countParams; }
     /** Keras' summary table (after the first call). */
     summary() { return this.info().summary; }
-    dispose() { core.layerDispose(this.id); }
+    /**
+     * Keras' model.compile: the loss (a tl.losses name), the optimizer and metrics ('accuracy', 'mse', ...) that
+     * fitDataset and evaluateDataset use. Compiling again replaces them (and their traced steps).
+     */
+    compile(config) {
+      const what = 'compile';
+      const options = checkOptions(config, COMPILE_OPTIONS, { what: `${this.className}.compile` });
+      if (!(options.optimizer instanceof Optimizer))
+        throw new InvalidArgument(`${what}: an optimizer is required (options.optimizer, a tl.train optimizer), got ${describeValue(options.optimizer)}`);
+      if (typeof options.loss !== 'string')
+        throw new InvalidArgument(`${what}: a loss is required (options.loss, a tl.losses name such as 'sparseCategoricalCrossentropy'), got ${describeValue(options.loss)}`);
+      const compiled = guard(() => core.compiledNew(this.id, { ...options, optimizer: options.optimizer.id }));
+      if (this.compiledId !== undefined) core.compiledDispose(this.compiledId);
+      this.compiledId = compiled;
+    }
+    /** The compiled model's handle, or an error naming `what` when compile() was not called. */
+    compiled(what) {
+      if (this.compiledId === undefined)
+        throw new InvalidArgument(`${this.className}.${what}: call compile({optimizer, loss}) first`);
+      return this.compiledId;
+    }
+    /**
+     * Keras' fit over a tl.data dataset of [x, y] batches (TF.js' fitDataset): every batch through one traced
+     * train step, then validationData through a traced test step; the metrics reset every epoch. Returns the History
+     * {epoch, history: {loss: [...], accuracy: [...], val_loss: [...], ...}, seconds} at once (a plain object, not
+     * a promise: `await` on it works as in TF.js).
+     */
+    fitDataset(dataset, config = {}) {
+      const what = `${this.className}.fitDataset`;
+      const id = this.compiled('fitDataset');
+      const options = checkOptions(config, FIT_OPTIONS, { what });
+      const train = datasetId(dataset, what);
+      const validation = options.validationData === undefined ? undefined
+        : datasetId(options.validationData, `${what}: options.validationData`);
+      return engine.relay(() => core.compiledFit(id, train, { epochs: options.epochs ?? 1, validationData: validation }));
+    }
+    /** One pass over a dataset of [x, y] batches with training off: {loss, <metric>: value}. */
+    evaluateDataset(dataset) {
+      const id = this.compiled('evaluateDataset');
+      return engine.relay(() => core.compiledEvaluate(id, datasetId(dataset, `${this.className}.evaluateDataset`)));
+    }
+    /** {train, test}: how many times fitDataset's train step and the test step were traced. */
+    get fitTracingCounts() { return guard(() => core.compiledTracingCounts(this.compiled('fitTracingCounts'))); }
+    dispose() {
+      if (this.compiledId !== undefined) core.compiledDispose(this.compiledId);
+      core.layerDispose(this.id);
+    }
   }
+  /** A tl.data dataset's handle, or an error naming `what`. */
+  const datasetId = (dataset, what) => {
+    if (dataset === null || typeof dataset !== 'object' || typeof dataset.id !== 'number' || !('elementSpec' in dataset))
+      throw new InvalidArgument(`${what}: expected a tl.data dataset of [x, y] batches, got ${describeValue(dataset)}`);
+    return dataset.id;
+  };
 
   const layer = (className, apiName) => (config) =>
     new Layer({ ...checkOptions(config, LAYER_OPTIONS[className], { what: `tl.layers.${apiName}` }), className });

@@ -33,6 +33,10 @@ async function main(): Promise<number> {
   optimizer.minimize(() => tl.losses.meanSquaredError(tl.ones([2, 1]), model.apply(tl.ones([2, 3]))), false);
   const ds = tl.data.fromTensorSlices([tl.ones([4, 2]), tl.zeros([4])]).batch(2);
   for (const [a, b] of ds) tl.dispose([a, b]);
+  model.compile({ optimizer, loss: 'meanSquaredError', metrics: ['mse'] });
+  const history = model.fitDataset(ds, { epochs: 2, validationData: ds });
+  const lastLoss: number = history.history.loss[1] + history.epoch[1] + history.seconds[0] + model.fitTracingCounts.train;
+  const evaluated: number = model.evaluateDataset(ds).loss + lastLoss;
   const traceUs: number[] = [];
   const result = tl.experiments.runRagged({ steps: 10, modes: ['signature'], warmupSteps: 5 }, {
     onProgress: (p) => {

@@ -94,6 +94,26 @@ export const checks = {
       `Expected equal weights and accuracies eager and traced, traces [2,1] (the second function found the slots), and ` +
         `the never-reset accuracy the mean of both runs'; got ${json(result)}.`);
   },
+  fit: ({ result }) => {
+    const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === 2 && json(a) === json(b);
+    const held = same(result?.fit, result?.traced) && same(result?.eager, result?.traced) && result.sameWeights === true &&
+      json(result.fitTraces) === '{"train":2,"test":0}' && result.fit[1] < result.fit[0] &&
+      result.accuracy?.length === 2 && result.accuracy[1] > 0.5;
+    if (!held)
+      return that(false, '', `Expected fit, the eager loop and the traced loop to give the same two epoch losses (falling) ` +
+        `and the same weights, fit's train step traced twice (the slots) and no test step; got ${json(result)}.`);
+    // fit runs the same traced step as the custom loop: its time is a timing, judged with a margin and marked so.
+    const ratio = result.ms.traced / result.ms.fit;
+    return {
+      ...that(ratio >= 0.67 && ratio <= 1.5,
+        `fit, the eager loop and the traced loop trained the same weights (epoch losses ${result.fit.map((l) => l.toFixed(4)).join(', ')}); ` +
+          `the traced loop took ${ratio.toFixed(2)}× fit's time and the eager loop ${(result.ms.eager / result.ms.fit).toFixed(2)}× ` +
+          `(article 003: 1.11× and 2.22×).`,
+        `The same weights all three ways, but the traced loop took ${ratio.toFixed(2)}× fit's time, outside [0.67, 1.5]: ` +
+          'a busy machine distorts timings; run the cell again.'),
+      timing: true,
+    };
+  },
   restore: ({ result }) => that(
     Math.abs(result?.after - result?.best) <= 1e-6 && result.before > 0.5,
     `A fresh model scored ${result?.before?.toFixed(3)}; restored, it reproduces the best epoch's validation loss ` +
