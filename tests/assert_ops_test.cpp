@@ -10,6 +10,8 @@
 
 #include "tracelab/tracelab.h"
 
+#include "test_util.h"
+
 namespace assert_ops_test {
 
 using tl::Tensor;
@@ -18,12 +20,7 @@ namespace debugging = tl::debugging;
 /// The message of the InvalidArgument that fn throws ("" when it throws none).
 template <class Fn>
 std::string invalid_argument(Fn&& fn) {
-  try {
-    fn();
-  } catch (const tl::InvalidArgument& e) {
-    return e.what();
-  }
-  return "";
+  return tl::testing::error_message<tl::InvalidArgument>(fn);
 }
 
 TEST_CASE("debugging/eager: each assertion passes on good values and fails at once on bad ones, naming them") {

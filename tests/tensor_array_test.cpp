@@ -8,6 +8,8 @@
 
 #include "tracelab/tracelab.h"
 
+#include "test_util.h"
+
 namespace tensor_array_test {
 
 namespace {
@@ -18,14 +20,7 @@ using F = std::vector<float>;
 
 F values(const Tensor& t) { return t.to_vector<float>(); }
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const tl::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string message_of(const std::function<void()>& fn) { return tl::testing::error_message(fn); }
 
 /// A small RNN over x (time, batch, features) with weights w (features + units, units): each step's state
 /// tanh([x_t, h] w) is written to a TensorArray inside tl::while_loop; returns the stacked states (time, batch, units).

@@ -5,12 +5,25 @@
 
 #include <cstring>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "tracelab/tracelab.h"
 
 namespace tl::testing {
+
+/// The message of the E (any tl::Error by default) that fn throws, or "" when it throws none; an exception of
+/// another type escapes and fails the test case.
+template <class E = Error, class Fn>
+std::string error_message(Fn&& fn) {
+  try {
+    fn();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// True when two tensors have the same dtype and shape and bit-identical elements (an empty tensor has no data
 /// pointer: compared by meta only).

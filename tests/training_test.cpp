@@ -5,6 +5,8 @@
 
 #include "tracelab/tracelab.h"
 
+#include "test_util.h"
+
 namespace training_test {
 
 namespace {
@@ -255,14 +257,7 @@ TEST_CASE("training/fit: run_eagerly trains the same weights without tracing") {
 TEST_CASE("training/fit: bad options and data are errors naming compile or fit") {
   data::Dataset train = fit_data().first;  // a plain variable: the lambdas below capture it
   auto model = fit_model();
-  auto message = [](auto&& fn) {
-    try {
-      fn();
-    } catch (const InvalidArgument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](auto&& fn) { return testing::error_message<InvalidArgument>(fn); };
   CHECK(message([&] { layers::compile(model, {.loss = std::make_shared<losses::MeanSquaredError>()}); }) ==
         "compile: an optimizer is required (options.optimizer)");
   auto options = fit_options(0.01);

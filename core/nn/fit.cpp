@@ -40,6 +40,19 @@ std::vector<TensorSpec> pair_spec(const std::string& who, const data::Dataset& d
   return {TensorSpec(spec[0].shape(), spec[0].dtype(), "x"), TensorSpec(spec[1].shape(), spec[1].dtype(), "y")};
 }
 
+/// Resets a step's loss tracker and metrics (at the start of an epoch or an evaluation).
+void reset(metrics::Mean& loss, const std::vector<MetricPtr>& metrics) {
+  loss.reset_state();
+  for (const MetricPtr& metric : metrics) metric->reset_state();
+}
+
+/// {"loss": the tracked mean, each metric's name: its result}.
+std::map<std::string, double> results(metrics::Mean& loss, const std::vector<MetricPtr>& metrics) {
+  std::map<std::string, double> out{{"loss", loss.result().item<float>()}};
+  for (const MetricPtr& metric : metrics) out[metric->name()] = metric->result().item<float>();
+  return out;
+}
+
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 }  // namespace
@@ -101,18 +114,14 @@ struct CompiledModel::State {
 
   /// Runs the test step over `data` after resetting the test metrics; returns {"loss", metric names...}.
   std::map<std::string, double> evaluate(const data::Dataset& data) {
-    test_loss.reset_state();
-    for (const MetricPtr& metric : test_metrics) metric->reset_state();
+    reset(test_loss, test_metrics);
     for (const data::Element& batch : data) test.call(batch[0], batch[1]);
-    std::map<std::string, double> result{{"loss", test_loss.result().item<float>()}};
-    for (const MetricPtr& metric : test_metrics) result[metric->name()] = metric->result().item<float>();
-    return result;
+    return results(test_loss, test_metrics);
   }
 
   /// One epoch of training after resetting the train metrics; returns {"loss", metric names...}.
   std::map<std::string, double> train_epoch(const data::Dataset& data, bool verbose) {
-    train_loss.reset_state();
-    for (const MetricPtr& metric : train_metrics) metric->reset_state();
+    reset(train_loss, train_metrics);
     std::optional<ProgressBar> bar;
     if (verbose && data.cardinality() >= 0) bar.emplace(data.cardinality());
     std::int64_t step = 0;
@@ -122,9 +131,7 @@ struct CompiledModel::State {
       if (bar) bar->update(step, {{"loss", loss.item<float>()}});
     }
     if (bar) bar->finish();
-    std::map<std::string, double> result{{"loss", train_loss.result().item<float>()}};
-    for (const MetricPtr& metric : train_metrics) result[metric->name()] = metric->result().item<float>();
-    return result;
+    return results(train_loss, train_metrics);
   }
 };
 

@@ -157,17 +157,24 @@ void segment_sum_fill(KernelContext& ctx) {
 /// The dims of one element of a TensorArray buffer: the buffer's dims after the first.
 Shape element_shape_of(const Shape& buffer) { return Shape(buffer.dims().data() + 1, buffer.dims().data() + buffer.rank()); }
 
-/// tensor_array_write's rule: buffer of rank >= 1, an int32 scalar index, a value of the buffer's dtype shaped like
-/// one element (unknown dims match anything). The output is the buffer's meta, with each element dim known from
-/// either side; dim 0 is unknown for a dynamic array (the index decides how far it grows).
+/// The rule tensor_array_write and _read share: input 0 is a buffer of rank >= 1 (element k is buffer[k]) and
+/// input 1 an int32 scalar index.
+void check_buffer_and_index(ShapeContext& ctx) {
+  const std::string& op = ctx.op.name();
+  TL_CHECK(ctx.input(0).shape.rank() >= 1, ShapeError, op,
+           ": the buffer must have rank >= 1 (element k is buffer[k]), got ", meta_str(ctx.input(0)));
+  expect_dtype(ctx, 1, {DType::int32});
+  TL_CHECK(ctx.input(1).shape.rank() == 0, ShapeError, op, ": the index must be an int32 scalar, got ",
+           meta_str(ctx.input(1)));
+}
+
+/// tensor_array_write's rule: the buffer and index as above, a value of the buffer's dtype shaped like one element
+/// (unknown dims match anything). The output is the buffer's meta, with each element dim known from either side;
+/// dim 0 is unknown for a dynamic array (the index decides how far it grows).
 void tensor_array_write_shape(ShapeContext& ctx) {
+  check_buffer_and_index(ctx);
   const TensorMeta& buffer = ctx.input(0);
   const TensorMeta& value = ctx.input(2);
-  TL_CHECK(buffer.shape.rank() >= 1, ShapeError,
-           "tensor_array_write: the buffer must have rank >= 1 (element k is buffer[k]), got ", meta_str(buffer));
-  expect_dtype(ctx, 1, {DType::int32});
-  TL_CHECK(ctx.input(1).shape.rank() == 0, ShapeError, "tensor_array_write: the index must be an int32 scalar, got ",
-           meta_str(ctx.input(1)));
   const Shape element = element_shape_of(buffer.shape);
   TL_CHECK(value.dtype == buffer.dtype, DTypeError, "tensor_array_write: the array holds ", dtype_name(buffer.dtype),
            " elements, the value is ", meta_str(value));
@@ -208,14 +215,10 @@ void tensor_array_write_kernel(KernelContext& ctx) {
   ctx.outputs[0] = std::move(out);
 }
 
-/// tensor_array_read's rule: buffer of rank >= 1 and an int32 scalar index; the output is one element.
+/// tensor_array_read's rule: the buffer and index as for the write; the output is one element.
 void tensor_array_read_shape(ShapeContext& ctx) {
+  check_buffer_and_index(ctx);
   const TensorMeta& buffer = ctx.input(0);
-  TL_CHECK(buffer.shape.rank() >= 1, ShapeError,
-           "tensor_array_read: the buffer must have rank >= 1 (element k is buffer[k]), got ", meta_str(buffer));
-  expect_dtype(ctx, 1, {DType::int32});
-  TL_CHECK(ctx.input(1).shape.rank() == 0, ShapeError, "tensor_array_read: the index must be an int32 scalar, got ",
-           meta_str(ctx.input(1)));
   ctx.output() = TensorMeta{buffer.dtype, element_shape_of(buffer.shape)};
 }
 
