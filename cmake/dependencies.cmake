@@ -58,6 +58,12 @@ if(EMSCRIPTEN)
     # from it.
     list(APPEND TRACELAB_WASM_LINK_FLAGS -Wl,--thinlto-cache-dir=${CMAKE_BINARY_DIR}/thinlto-cache)
   endif()
+  # Layers compiled ahead to optimized WebAssembly, outside LTO: the ops layer holds every kernel, and LLVM 14's
+  # ThinLTO back end in wasm-ld does not SLP-vectorize, so Eigen's GEMM micro-kernel (which only the SLP vectorizer
+  # turns into SIMD when Eigen has no vector path of its own, as for WebAssembly) ran scalar through it: a 128x784 by
+  # 784x512 matmul 13-14 ms against 4.7-5.0 ms compiled ahead (docs/building.md). Calls into the layer's public
+  # functions then cross files unoptimized; the eager ragged step is no slower for it (docs/performance.md).
+  set(TRACELAB_WASM_AHEAD_LAYERS ops)
 else()
   target_link_libraries(tracelab_json INTERFACE nlohmann_json::nlohmann_json)
   if(TRACELAB_BUILD_TESTS)

@@ -2,18 +2,20 @@
 // per-mode lanes (lanes.js), the cumulative and loss charts (charts.js), the tables (tables.js), the trace
 // inspector (inspector.js) and the exports (export.js). All computation and graph layout happen in the worker;
 // this thread only draws.
-import { StepChart } from './charts.js';
-import { download, toCsv, toEventFile } from './export.js';
-import { ExperimentForm } from './form.js';
-import { drawGraph } from './inspector.js';
-import { LaneChart } from './lanes.js';
+// The worker starts first, before the views are even fetched: what the page waits for is the worker's chain —
+// its modules, the JS API's, then the WebAssembly core — so it begins as soon as this module and its static imports
+// are here (index.html preloads them), and the views (uPlot among them) load meanwhile. Run is enabled once both
+// the core and the views are in.
 import { RunController } from './run.js';
-import { clearTables, renderTables } from './tables.js';
-import { formatUs } from './stats.js';
+
+const runs = new RunController(new URL('./worker.js', import.meta.url));
+const [{ StepChart }, { download, toCsv, toEventFile }, { ExperimentForm }, { drawGraph }, { LaneChart },
+       { clearTables, renderTables }, { formatUs }] = await Promise.all([
+  import('./charts.js'), import('./export.js'), import('./form.js'), import('./inspector.js'), import('./lanes.js'),
+  import('./tables.js'), import('./stats.js')]);
 
 const $ = (id) => document.getElementById(id);
 const form = new ExperimentForm($('experiment'));
-const runs = new RunController(new URL('./worker.js', import.meta.url));
 const lanes = new LaneChart($('lanes'));
 const cumulative = new StepChart($('chart-cumulative'), { yLabel: 'ms so far', reduce: 'last' });
 const loss = new StepChart($('chart-loss'), { yLabel: 'loss', reduce: 'mean' });
@@ -43,7 +45,7 @@ function setRunning(running) {
   $('export-tensorboard').disabled = running || !runs.run;
 }
 
-runs.on.ready = () => {
+function coreLoaded() {
   $('core-status').textContent = 'The core is loaded: choose modes and press Run.';
   $('run').disabled = false;
   // The empty lanes and charts for the form's settings, made while the reader looks at the form (a few at a
@@ -54,7 +56,7 @@ runs.on.ready = () => {
   idle(() => lanes.reset(config.modes, config.steps));
   idle(() => cumulative.reset(config.modes, config.steps));
   idle(() => loss.reset(config.modes, config.steps));
-};
+}
 
 runs.on.warmup = (steps) => status(`Warming up the engine (${steps} untimed steps per mode on throwaway models)…`);
 
@@ -180,4 +182,6 @@ $('export-tensorboard').onclick = () => {
 };
 
 form.loadFromUrl();
+runs.on.ready = coreLoaded;   // again after Stop, which starts a fresh worker
+runs.catchUp();
 window.playground = { toCsv, lanes, get run() { return runs.run; } };

@@ -2,7 +2,7 @@
 // of the worker (a laid-out graph, the exported document). Views subscribe to what happens through `on`.
 //
 //   const runs = new RunController(new URL('./worker.js', import.meta.url));
-//   runs.on = { ready, warmup, steps, done, failed };
+//   runs.on = { ready, warmup, steps, done, failed };   runs.catchUp();   // the worker may have answered already
 //   runs.start(config);   runs.stop();   await runs.layout(mode, index, traced);   await runs.exportJson();
 import { quantile } from './stats.js';
 
@@ -48,6 +48,8 @@ export class RunController {
   constructor(workerUrl) {
     this.workerUrl = workerUrl;
     this.on = {};
+    this.ready = false;     // the current worker has loaded the core
+    this.failure = null;    // the last failure's text ("name: message")
     this.run = null;
     this.requests = new Map();   // id -> {resolve, reject}
     this.nextId = 1;
@@ -58,6 +60,8 @@ export class RunController {
     this.worker?.terminate();
     for (const { reject } of this.requests.values()) reject(new Error('the worker was restarted'));
     this.requests.clear();
+    this.ready = false;
+    this.failure = null;
     this.worker = new Worker(this.workerUrl, { type: 'module' });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.fail({ name: 'Error', message: `the worker failed: ${event.message}` });
@@ -71,8 +75,10 @@ export class RunController {
       else request.resolve(message);
       return;
     }
-    if (message.type === 'ready') this.on.ready?.();
-    else if (message.type === 'warmup') this.on.warmup?.(message.steps);
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.on.ready?.();
+    } else if (message.type === 'warmup') this.on.warmup?.(message.steps);
     else if (message.type === 'steps') {
       this.run?.add(message);
       this.on.steps?.(message);
@@ -105,7 +111,14 @@ export class RunController {
 
   fail({ name, message }) {
     if (this.run && this.run.finishedAt === null) this.run.finishedAt = performance.now();
-    this.on.failed?.(`${name}: ${message}`);
+    this.failure = `${name}: ${message}`;
+    this.on.failed?.(this.failure);
+  }
+
+  /** Tells `on`, set after the worker started, what the worker said before: that it failed or that it is ready. */
+  catchUp() {
+    if (this.failure) this.on.failed?.(this.failure);
+    else if (this.ready) this.on.ready?.();
   }
 
   request(message) {

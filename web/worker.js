@@ -2,11 +2,20 @@
 // steps in batches while it runs, then the result; keeps the graphs and answers the page's requests for a laid-out
 // graph, the exported document or a mode's trained step as a saved model, so the page's thread only draws. Messages: protocol.js. Stop = the page
 // terminates this worker (the runner is synchronous; what was posted so far stays on the page).
-import { loadTracelab } from './lib/tracelab.mjs';
-import { layoutGraph } from './graph-layout.js';
-import { traceLabel } from './protocol.js';
-
-const ready = loadTracelab({ autograph: false });   // the playground converts no code
+// Loading is a chain of fetches (this file, the JS API's modules level by level, the core's Emscripten glue, the
+// .wasm), so nothing is imported statically (this file runs at once) and the glue is asked for beside the API (the
+// API's own import of it then finds it loading or loaded). dagre (graph-layout.js, the vendor bundle) is loaded
+// when a run is done, for the graphs the page asks for next.
+import('./lib/tracelab.core.mjs').catch(() => {});   // a failure shows through the API's own import of it
+let traceLabel;   // protocol.js's, set before 'ready'
+const ready = Promise.all([
+  import('./lib/tracelab.mjs').then(({ loadTracelab }) => loadTracelab({ autograph: false })),   // the playground converts no code
+  import('./protocol.js'),
+]).then(([tl, protocol]) => {
+  traceLabel = protocol.traceLabel;
+  return tl;
+});
+let layoutModule = null;   // import('./graph-layout.js')
 let result = null;   // the last run's document, graphs included
 const savedModels = new Map();   // mode -> its last step as saved-model bytes (tl.savedModel), of the last run
 /** The mode whose trained step a download gives: the one generic step if the run has it, else any traced mode. */
@@ -46,6 +55,7 @@ function run({ config, progress_every: progressEvery }, tl) {
       ({ signature, traced_nodes, optimized_nodes, passes })),
   }));
   self.postMessage({ type: 'done', result: { ...result, modes } }, modes.flatMap((m) => [m.step_us.buffer, m.loss.buffer]));
+  layoutModule ??= import('./graph-layout.js');   // the page asks for a graph next
 }
 
 /** The trained step of the preferred mode as saved-model bytes (copied: the worker keeps its own). */
@@ -56,7 +66,8 @@ function savedModel({ id }) {
   self.postMessage({ type: 'saved-model', id, mode, bytes }, [bytes.buffer]);
 }
 
-function layout({ id, mode, index, traced }) {
+async function layout({ id, mode, index, traced }) {
+  const { layoutGraph } = await (layoutModule ??= import('./graph-layout.js'));
   const f = result?.modes.find((m) => m.mode === mode)?.concrete_functions[index];
   if (!f) throw new Error(`no concrete function ${index} for mode ${mode}`);
   const key = `${mode}/${index}/${traced}`;
@@ -69,7 +80,7 @@ self.onmessage = async ({ data }) => {
   try {
     const tl = await ready;
     if (data.type === 'run') run(data, tl);
-    else if (data.type === 'layout') layout(data);
+    else if (data.type === 'layout') await layout(data);
     else if (data.type === 'saved-model') savedModel(data);
     else if (data.type === 'export') self.postMessage({ type: 'export', id: data.id, json: JSON.stringify(result, null, 1) });
   } catch (error) {

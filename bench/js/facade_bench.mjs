@@ -19,22 +19,41 @@
 // The levels run one after the other in every round, each round starting one level further on (after a warm-up
 // round of --warmup steps each, untimed); a level's ratio to the core's is taken within a round, and the figures
 // printed are medians over the rounds with the rounds' range. Then --pairs pairs of short blocks (--pair-steps
-// steps; 0 pairs skips them) set the runner's step, the core's loop, the bare values crossing and the function's
-// arraySync side by side, the order turning each pair, every block from a fresh start (examples, model, function)
-// as ragged_js_bench's paired blocks are, each block's figure the median of its steps after the first pass over the
-// examples; printed: the medians of the pairs' ratios, with quartiles. The engine's internals come from
+// steps; 0 pairs skips them) set the runner's step, the core's loop, the bare values crossing, the function's
+// arraySync, the bare crossing and the API side by side, the order turning each pair, every block from a fresh start
+// (examples, model, function) as ragged_js_bench's paired blocks are, each block's figure the median of its steps
+// after the first pass over the examples; printed: the medians of the pairs' ratios, with quartiles. Last, what a
+// user pays per call from JavaScript, for the two calls a user makes (f.arraySync and the API's Tensor-returning
+// call), each against the target of issue 60:
+//   JS over C++: the call's block minus the core's loop's block, in µs per call (the median of the pairs'
+//     differences, with quartiles), at most TARGET_US;
+//   over the bare crossing (the bare values crossing: the one crossing, handles staged by hand): the median of the
+//     pairs' ratios, with quartiles, at most TARGET_RATIO.
+// Each figure is printed 'met' or 'missed' from its median in that run. The engine's internals come from
 // tl[Symbol.for('tracelab.internals')], which is not API.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedSignature, raggedStep } from './ragged_model.mjs';
-import { median, pairRatio, runPairs } from './stats.mjs';
+import { median, pairDifferences, pairRatio, pairRatios, runPairs } from './stats.mjs';
+
+/** What a user may pay per call from JavaScript over the same call made by the core (issue 60's target), µs. */
+const TARGET_US = 0.6;
+/** The most the API's call may take over the bare values crossing, as a ratio of their step times. */
+const TARGET_RATIO = 1.03;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce(
   (pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
-const steps = Number(args.steps ?? 20000);
-const rounds = Number(args.rounds ?? 5);
-const warmup = Number(args.warmup ?? 2000);
+/** The option --name as a whole number, at least `least`; a clear error otherwise. */
+function count(name, fallback, least) {
+  const value = Number(args[name] ?? fallback);
+  if (!Number.isInteger(value) || value < least)
+    throw new Error(`facade_bench: --${name} is ${args[name]}; expected a whole number of at least ${least}`);
+  return value;
+}
+const steps = count('steps', 20000, 101);
+const rounds = count('rounds', 5, 1);
+const warmup = count('warmup', 2000, 1);
 const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
 const tl = await loadTracelab();
@@ -141,8 +160,9 @@ console.log(`\nthe loss at step 100, every JavaScript level: ${values.every((v) 
 tl.dispose([xs, ys]);
 
 // Paired blocks: the runner's step (C++-driven, as ragged_js_bench's figure), the core's loop, the bare values
-// crossing and the function's arraySync, in short blocks side by side (see the header).
-const pairs = Number(args.pairs ?? 30), pairSteps = Number(args['pair-steps'] ?? 2000);
+// crossing, the function's arraySync, the bare crossing and the API's Tensor-returning call, in short blocks side by
+// side (see the header).
+const pairs = count('pairs', 30, 0), pairSteps = count('pair-steps', 2000, 2);
 if (pairs > 0) {
   const pairExamples = Math.min(1000, Math.floor(pairSteps / 2));  // the figure: the steps after the first pass
   const pairConfig = { steps: pairSteps, examples: pairExamples, seed: 42 };
@@ -162,14 +182,41 @@ if (pairs > 0) {
     'core (timeCalls)': () => fresh('core (timeCalls)'),
     'the bare values crossing': () => fresh('the bare values crossing'),
     "the function's arraySync": () => fresh("the function's arraySync"),
+    'the bare crossing': () => fresh('the bare crossing'),
+    'the API': () => fresh('the API'),
   };
   const paired = runPairs(blocks, pairs);
   const blockRatio = (a, b) => pairRatio(paired[a], paired[b]);
+  const coreUs = median(paired['core (timeCalls)']);
   console.log(`\npaired blocks: ${pairs} pairs of ${pairSteps} steps, each from a fresh start, timed after the first ` +
-              `pass. The core's loop / the runner's step ${blockRatio('core (timeCalls)', 'the runner')}; the bare ` +
-              `values crossing / the core's loop ${blockRatio('the bare values crossing', 'core (timeCalls)')}, / the ` +
+              `pass (the core's loop ${coreUs.toFixed(2)} us a step, median of the pairs). The core's loop / the ` +
+              `runner's step ${blockRatio('core (timeCalls)', 'the runner')}; the bare values crossing / the core's ` +
+              `loop ${blockRatio('the bare values crossing', 'core (timeCalls)')}, / the ` +
               `runner's step ${blockRatio('the bare values crossing', 'the runner')}; the function's arraySync / the ` +
-              `bare values crossing ${blockRatio("the function's arraySync", 'the bare values crossing')}, / the core's ` +
-              `loop ${blockRatio("the function's arraySync", 'core (timeCalls)')}, / the runner's step ` +
-              `${blockRatio("the function's arraySync", 'the runner')}`);
+              `runner's step ${blockRatio("the function's arraySync", 'the runner')}; the API / the runner's step ` +
+              `${blockRatio('the API', 'the runner')}`);
+
+  // What a user pays per call from JavaScript, against the target: the call's time over the core's own call of the
+  // same function (µs, pair by pair), and over the one crossing any JavaScript caller makes (a ratio, pair by pair).
+  const quartiles = ([first, middle, third], digits, unit) =>
+    `${middle.toFixed(digits)}${unit} (quartiles ${first.toFixed(digits)}-${third.toFixed(digits)})`;
+  const verdict = (value, target) => (value <= target ? 'met' : 'missed');
+  const floor = pairDifferences(paired['the bare values crossing'], paired['core (timeCalls)']);
+  console.log(`\nwhat a user pays per call from JavaScript, ${pairs} paired blocks; target: JS over C++ <= ` +
+              `${TARGET_US} us per call and <= ${TARGET_RATIO}x the bare crossing (the bare values crossing itself: ` +
+              `${quartiles(floor, 3, ' us')} over the core's loop)`);
+  const calls = { 'f.arraySync(x, y)': "the function's arraySync", 'tl.tidy(() => f(x, y).dataSync()[0])': 'the API' };
+  const verdicts = [];
+  for (const [call, name] of Object.entries(calls)) {
+    const over = pairDifferences(paired[name], paired['core (timeCalls)']);
+    const ratio = pairRatios(paired[name], paired['the bare values crossing']);
+    verdicts.push(verdict(over[1], TARGET_US), verdict(ratio[1], TARGET_RATIO));
+    console.log(`  ${call.padEnd(38)} ${'JS over C++'.padEnd(20)} ${quartiles(over, 3, ' us').padEnd(32)} ` +
+                `<= ${TARGET_US} us: ${verdicts.at(-2)}`);
+    console.log(`  ${''.padEnd(38)} ${'/ the bare crossing'.padEnd(20)} ${quartiles(ratio, 3, 'x').padEnd(32)} ` +
+                `<= ${TARGET_RATIO}x: ${verdicts.at(-1)}`);
+  }
+  console.log(`the Tensor-returning call over its own crossing (handles staged by hand, functionCallStaged, the loss ` +
+              `read from the heap, tensorDispose): ${blockRatio('the API', 'the bare crossing')}`);
+  console.log(`the target, both calls: ${verdicts.every((v) => v === 'met') ? 'met' : 'missed'}`);
 }

@@ -1,5 +1,5 @@
 // The statistics the JavaScript benchmarks print, and their paired blocks: a median, the median and quartiles of
-// ratios taken pair by pair, and the loop that runs blocks side by side.
+// ratios and of differences taken pair by pair, and the loop that runs blocks side by side.
 
 /** The median of `values` (an array or typed array; the upper middle one of an even count). */
 export function median(values) {
@@ -13,9 +13,19 @@ export function quartiles(values) {
   return [0.25, 0.5, 0.75].map((q) => sorted[Math.round(q * (sorted.length - 1))]);
 }
 
+/** The quartiles [first, median, third] of a[i] / b[i], pair by pair. */
+export function pairRatios(a, b) {
+  return quartiles(a.map((value, i) => value / b[i]));
+}
+
+/** The quartiles [first, median, third] of a[i] - b[i], pair by pair. */
+export function pairDifferences(a, b) {
+  return quartiles(a.map((value, i) => value - b[i]));
+}
+
 /** a[i] / b[i] pair by pair, as '1.234x (quartiles 1.200-1.260)': the median of the ratios and their quartiles. */
 export function pairRatio(a, b) {
-  const [first, middle, third] = quartiles(a.map((value, i) => value / b[i]));
+  const [first, middle, third] = pairRatios(a, b);
   return `${middle.toFixed(3)}x (quartiles ${first.toFixed(3)}-${third.toFixed(3)})`;
 }
 

@@ -1,8 +1,8 @@
 // The backprop ops of the window ops, as in TensorFlow: conv2d_backprop_input / conv2d_backprop_filter (the
-// transposes of conv2d w.r.t. its input and its filters: col2im and im2col around one Eigen matmul per image),
-// max_pool2d_grad (+ its transpose max_pool2d_grad_grad) and avg_pool2d_grad. conv2d's and the pools' gradient
-// rules (nn_ops.cpp) call them. All are linear in their gradient operand, so their own gradients are the forward
-// op or the other backprop op, and gradients of any order go through conv2d and the pools.
+// transposes of conv2d w.r.t. its input and its filters: col2im and im2col around one Eigen matmul per group of
+// images), max_pool2d_grad (+ its transpose max_pool2d_grad_grad) and avg_pool2d_grad. conv2d's and the pools'
+// gradient rules (nn_ops.cpp) call them. All are linear in their gradient operand, so their own gradients are the
+// forward op or the other backprop op, and gradients of any order go through conv2d and the pools.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
@@ -145,7 +145,7 @@ float* zeroed_output(const KernelContext& ctx) {
   return out;
 }
 
-/// dx = col2im(dy x filters^T), one image at a time; a 1x1 stride-1 conv needs no col2im.
+/// dx = col2im(dy x filters^T), a group of images at a time (images_per_gemm); a 1x1 stride-1 conv needs no col2im.
 void conv2d_backprop_input_kernel(KernelContext& ctx) {
   const Tensor& f = ctx.input(0);
   const Tensor& dy = ctx.input(1);
@@ -160,13 +160,16 @@ void conv2d_backprop_input_kernel(KernelContext& ctx) {
         Eigen::Map<const RowMajorMatrix>(dy.data<float>(), rows, out_ch) * filters.transpose();
     return;
   }
-  const I64 rows = p.h.out * p.w.out;
-  Tensor scratch = Tensor::empty(DType::float32, Shape{rows, depth});
-  Eigen::Map<RowMajorMatrix> cols(scratch.mutable_data<float>(), rows, depth);
-  for (I64 b = 0; b < p.batch; ++b) {
-    cols.noalias() = Eigen::Map<const RowMajorMatrix>(dy.data<float>() + b * rows * out_ch, rows, out_ch) *
-                     filters.transpose();
-    col2im(p, cols.data(), dx + b * p.in_h * p.in_w * p.channels);
+  const I64 rows = p.h.out * p.w.out, group = images_per_gemm(p, depth);
+  Tensor scratch = Tensor::empty(DType::float32, Shape{group * rows, depth});
+  float* cols = scratch.mutable_data<float>();
+  for (I64 first = 0; first < p.batch; first += group) {
+    const I64 images = std::min(group, p.batch - first);
+    Eigen::Map<RowMajorMatrix>(cols, images * rows, depth).noalias() =
+        Eigen::Map<const RowMajorMatrix>(dy.data<float>() + first * rows * out_ch, images * rows, out_ch) *
+        filters.transpose();
+    for (I64 i = 0; i < images; ++i)
+      col2im(p, cols + i * rows * depth, dx + (first + i) * p.in_h * p.in_w * p.channels);
   }
 }
 
@@ -185,13 +188,16 @@ void conv2d_backprop_filter_kernel(KernelContext& ctx) {
                    Eigen::Map<const RowMajorMatrix>(dy.data<float>(), rows, out_ch);
     return;
   }
-  const I64 rows = p.h.out * p.w.out;
-  Tensor scratch = Tensor::empty(DType::float32, Shape{rows, depth});  // padding entries stay 0 for every image
+  const I64 rows = p.h.out * p.w.out, group = images_per_gemm(p, depth);
+  // padding entries stay 0 for every image
+  Tensor scratch = Tensor::empty(DType::float32, Shape{group * rows, depth});
   float* cols = scratch.mutable_data<float>();
-  for (I64 b = 0; b < p.batch; ++b) {
-    im2col(p, x.data<float>() + b * p.in_h * p.in_w * p.channels, cols);
-    df.noalias() += Eigen::Map<const RowMajorMatrix>(cols, rows, depth).transpose() *
-                    Eigen::Map<const RowMajorMatrix>(dy.data<float>() + b * rows * out_ch, rows, out_ch);
+  for (I64 first = 0; first < p.batch; first += group) {
+    const I64 images = std::min(group, p.batch - first);
+    for (I64 i = 0; i < images; ++i)
+      im2col(p, x.data<float>() + (first + i) * p.in_h * p.in_w * p.channels, cols + i * rows * depth);
+    df.noalias() += Eigen::Map<const RowMajorMatrix>(cols, images * rows, depth).transpose() *
+                    Eigen::Map<const RowMajorMatrix>(dy.data<float>() + first * rows * out_ch, images * rows, out_ch);
   }
 }
 

@@ -1,4 +1,4 @@
-// Neural-network ops: softmax / log_softmax, conv2d (im2col + one Eigen matmul per image), max / avg pooling.
+// Neural-network ops: softmax / log_softmax, conv2d (im2col + one Eigen matmul per group of images), max / avg pooling.
 // Registrations (shape rule + Eigen kernel + gradient) and their public functions (tracelab/ops/nn.h). The
 // backprop ops the window ops' gradients call live in nn_grad_ops.cpp, registered from register_nn_ops.
 #include <Eigen/Core>
@@ -98,13 +98,16 @@ void conv2d_kernel(KernelContext& ctx) {
         Eigen::Map<const RowMajorMatrix>(x.data<float>(), rows, depth) * filters;
     return;
   }
-  const I64 rows = p.h.out * p.w.out;
-  Tensor scratch = Tensor::empty(DType::float32, Shape{rows, depth});  // zeroed; OutOfMemory, never an abort
+  const I64 rows = p.h.out * p.w.out, group = images_per_gemm(p, depth);
+  // zeroed (padding entries stay 0 for every image); OutOfMemory, never an abort
+  Tensor scratch = Tensor::empty(DType::float32, Shape{group * rows, depth});
   float* cols = scratch.mutable_data<float>();
-  for (I64 b = 0; b < p.batch; ++b) {
-    im2col(p, x.data<float>() + b * p.in_h * p.in_w * p.channels, cols);
-    Eigen::Map<RowMajorMatrix>(y.mutable_data<float>() + b * rows * out_ch, rows, out_ch).noalias() =
-        Eigen::Map<const RowMajorMatrix>(cols, rows, depth) * filters;
+  for (I64 first = 0; first < p.batch; first += group) {
+    const I64 images = std::min(group, p.batch - first);
+    for (I64 i = 0; i < images; ++i)
+      im2col(p, x.data<float>() + (first + i) * p.in_h * p.in_w * p.channels, cols + i * rows * depth);
+    Eigen::Map<RowMajorMatrix>(y.mutable_data<float>() + first * rows * out_ch, images * rows, out_ch).noalias() =
+        Eigen::Map<const RowMajorMatrix>(cols, images * rows, depth) * filters;
   }
 }
 

@@ -64,10 +64,16 @@ test('facade_bench: every level from the core to the full API, with the same los
   assert.match(out, /the loss at step 100, every JavaScript level: equal \(\d+\.\d{6}\)/);
   const paired = `${number}x \\(quartiles ${number}-${number}\\)`;
   assert.match(out, new RegExp(`^paired blocks: 2 pairs of 400 steps, each from a fresh start, timed after the first ` +
-                               `pass\\. The core's loop / the runner's step ${paired}; the bare values crossing / the ` +
-                               `core's loop ${paired}, / the runner's step ${paired}; the function's arraySync / the ` +
-                               `bare values crossing ${paired}, / the core's loop ${paired}, / the runner's step ` +
-                               `${paired}$`, 'm'));
+                               `pass \\(the core's loop ${number} us a step, median of the pairs\\)\\. The core's loop / ` +
+                               `the runner's step ${paired}; the bare values crossing / the core's loop ${paired}, / the ` +
+                               `runner's step ${paired}; the function's arraySync / the runner's step ${paired}; the API / ` +
+                               `the runner's step ${paired}$`, 'm'));
+  // The target's two figures per call, each with a verdict computed from them (met or missed, never absent).
+  const us = `${number} us \\(quartiles ${number}-${number}\\) <= 0\\.6 us: (met|missed)`;
+  const over = `${number}x \\(quartiles ${number}-${number}\\) +<= 1\\.03x: (met|missed)`;
+  for (const call of ['f\\.arraySync\\(x, y\\)', 'tl\\.tidy\\(\\(\\) => f\\(x, y\\)\\.dataSync\\(\\)\\[0\\]\\)'])
+    assert.match(out, new RegExp(`^  ${call} +JS over C\\+\\+ +${us}\\n +/ the bare crossing +${over}$`, 'm'));
+  assert.match(out, /^the target, both calls: (met|missed)$/m);
 });
 
 test('compare_builds: the same build twice, its blocks, B/A and the blocks\' own B/A ratios', () => {

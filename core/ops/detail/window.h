@@ -115,6 +115,14 @@ void for_each_window_row(const WindowPlan& p, Visit&& visit) {
   }
 }
 
+/// How many images of a conv's batch share one im2col matrix (and so one GEMM): as many as fit in ~1M floats
+/// (4 MiB) of `depth`-wide rows, at least one. One GEMM over many images runs at the GEMM's speed where a
+/// product per image of a small image (28 x 28 rows, 9 columns) pays the GEMM's setup for little work.
+inline std::int64_t images_per_gemm(const WindowPlan& p, std::int64_t depth) {
+  const std::int64_t floats_per_image = std::max<std::int64_t>(p.h.out * p.w.out * depth, 1);
+  return std::clamp<std::int64_t>((std::int64_t{1} << 20) / floats_per_image, 1, std::max<std::int64_t>(p.batch, 1));
+}
+
 /// Copies every receptive field of one NHWC image into a row of `cols` (padding cells stay 0).
 inline void im2col(const WindowPlan& p, const float* image, float* cols) {
   const std::int64_t row_size = p.kh * p.kw * p.channels;
