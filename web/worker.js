@@ -2,14 +2,15 @@
 // steps in batches while it runs, then the result; keeps the graphs and answers the page's requests for a laid-out
 // graph, the exported document or a mode's trained step as a saved model, so the page's thread only draws. Messages: protocol.js. Stop = the page
 // terminates this worker (the runner is synchronous; what was posted so far stays on the page).
-// Loading is a chain of fetches (this file, the JS API's modules level by level, the core's Emscripten glue, the
+// Loading is a chain of fetches (this file, the JS API bundled in one file, the core's Emscripten glue, the
 // .wasm), so nothing is imported statically (this file runs at once) and the glue is asked for beside the API (the
 // API's own import of it then finds it loading or loaded). dagre (graph-layout.js, the vendor bundle) is loaded
 // when a run is done, for the graphs the page asks for next.
 import('./lib/tracelab.core.mjs').catch(() => {});   // a failure shows through the API's own import of it
 let traceLabel;   // protocol.js's, set before 'ready'
 const ready = Promise.all([
-  import('./lib/tracelab.mjs').then(({ loadTracelab }) => loadTracelab({ autograph: false })),   // the playground converts no code
+  // the JS API in one file (wasm/CMakeLists.txt bundles it); the playground converts no code
+  import('./lib/tracelab.bundle.mjs').then(({ loadTracelab }) => loadTracelab({ autograph: false })),
   import('./protocol.js'),
 ]).then(([tl, protocol]) => {
   traceLabel = protocol.traceLabel;

@@ -133,8 +133,11 @@ const DEFAULT_CALL_HISTORY = 100;
  */
 const DEFAULT_RECORD_TIMINGS = false;
 
-/** This package's folder: stack frames in it are the library's, not the caller's. */
-const PACKAGE_ROOT = new URL('../', import.meta.url).href;
+/**
+ * This package's folder: stack frames in it are the library's, not the caller's. The folder above js/, or, in the
+ * one-file bundle the playground's worker loads (tracelab.bundle.mjs, at the package's top), the bundle's folder.
+ */
+const PACKAGE_ROOT = new URL(/\/js\/function\.mjs$/.test(import.meta.url) ? '../' : './', import.meta.url).href;
 
 /**
  * What a tl.function's frequent-retracing count is shared by. TensorFlow counts per Python function (by its
