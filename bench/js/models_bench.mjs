@@ -39,7 +39,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedStep } from './ragged_model.mjs';
-import { median } from './stats.mjs';
+import { median, quantiles } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE = 'usage: node bench/js/models_bench.mjs [--steps N] [--warmup N] [--runs N] [--models mlp,cnn,ragged] ' +
@@ -195,11 +195,10 @@ function trainStep(model, optimizer) {
   };
 }
 
-/** The value at rank round(q * (n - 1)) of the sorted times, as the twin's summarize takes it. */
-const quantile = (sorted, q) => sorted[Math.round(q * (sorted.length - 1))];
+/** Median, p90 and min of the step times, ranked as the twin's summarize ranks them. */
 const summarize = (ms) => {
-  const sorted = Array.from(ms).sort((a, b) => a - b);
-  return { median_ms: quantile(sorted, 0.5), p90_ms: quantile(sorted, 0.9), min_ms: sorted[0] };
+  const [min_ms, median_ms, p90_ms] = quantiles(ms, [0, 0.5, 0.9]);
+  return { median_ms, p90_ms, min_ms };
 };
 
 /** `step` run `warmup` times untimed, then `steps` times each timed; the loss of every call (warm-up included). */

@@ -7,10 +7,15 @@ export function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** The values of `values` at each fraction of `qs`: the one at rank round(q * (n - 1)) (no interpolation). */
+export function quantiles(values, qs) {
+  const sorted = Array.from(values).sort((a, b) => a - b);
+  return qs.map((q) => sorted[Math.round(q * (sorted.length - 1))]);
+}
+
 /** The quartiles of `values`: [first, median, third], each the value at its rank (no interpolation). */
 export function quartiles(values) {
-  const sorted = Array.from(values).sort((a, b) => a - b);
-  return [0.25, 0.5, 0.75].map((q) => sorted[Math.round(q * (sorted.length - 1))]);
+  return quantiles(values, [0.25, 0.5, 0.75]);
 }
 
 /** The quartiles [first, median, third] of a[i] / b[i], pair by pair. */
