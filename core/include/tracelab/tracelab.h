@@ -57,6 +57,49 @@
 #include "tracelab/tensor/tensor_spec.h"
 #include "tracelab/version.h"
 
+/// \mainpage Tracelab C++ API
+/// The reference of every public name, generated from the headers in core/include/tracelab by
+/// scripts/reference_cpp.sh. Start at the namespace tl (Namespaces above): its functions are the ops, tensor
+/// creation and tracing (tl::function); its classes include tl::Tensor, tl::Variable and tl::GradientTape. The
+/// guides (docs/ in the repository: tensors, autodiff, tracing, graph, training, layers, datasets, saved_model)
+/// show how the parts fit together, with examples that the docs check compiles and runs.
+
+/// \namespace tl
+/// Tracelab's public API: tensors and their ops (tl::constant, tl::matmul, ...), reverse-mode autodiff
+/// (tl::GradientTape), tracing into graphs (tl::function), Keras-style layers and training (tl::layers), datasets
+/// (tl::data). Names in nested `detail` namespaces are internal and may change.
+
+/// \namespace tl::config
+/// Process-wide switches of the tracing layer (tf.config), such as run_functions_eagerly.
+
+/// \namespace tl::data
+/// tf.data-style input pipelines: Dataset, its iterators, and the in-graph loop over a dataset.
+
+/// \namespace tl::experiments
+/// The ragged-input experiment runner shared by the CLI, the benchmark, the JS bridge and the playground.
+
+/// \namespace tl::initializers
+/// How layers get their first weights (tf.keras.initializers), drawn from a seeded tl::Generator.
+
+/// \namespace tl::layers
+/// Keras-style layers and models (tf.keras.layers), and compile / fit.
+
+/// \namespace tl::losses
+/// Loss functions (tf.keras.losses), built from public ops: they work eagerly, under a tape and traced.
+
+/// \namespace tl::metrics
+/// Running means over batches (tf.keras.metrics), kept in non-trainable Variables.
+
+/// \namespace tl::optimizers
+/// Optimizers that update Variables from gradients, and learning-rate schedules (tf.keras.optimizers).
+
+/// \namespace tl::saved_model
+/// Concrete functions and the variables they capture, saved to one file and loaded without the code that traced
+/// them (tf.saved_model).
+
+/// \namespace tl::summary
+/// Summary writers (tf.summary): scalars as JSON Lines, and TensorBoard event files.
+
 namespace tl::detail {
 /// The structured ops of every layer (fused_elementwise, cond, while_loop, while_grad, dataset_loop) are in the op
 /// registry before main in any program that includes this header, so Graph::from_json and registry walks find them

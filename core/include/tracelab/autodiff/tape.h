@@ -25,6 +25,8 @@ namespace detail {
 struct TapeState;
 }
 
+/// Records the ops that touch watched tensors while it is alive on this thread, for gradient(); tapes nest (an
+/// outer tape records the backward pass of an inner one).
 class GradientTape {
  public:
   /// Starts recording. A non-persistent tape computes one gradient; a persistent one any number.
@@ -49,11 +51,13 @@ class GradientTape {
   /// The same for Variables (their values as read while recording).
   std::vector<Tensor> gradient(const Tensor& target, const std::vector<Variable>& sources,
                                UnconnectedGradients unconnected = UnconnectedGradients::none);
-  /// One source.
+  /** @{ */
+  /// One source (a tensor, or a Variable's value as read while recording).
   Tensor gradient(const Tensor& target, const Tensor& source,
                   UnconnectedGradients unconnected = UnconnectedGradients::none);
   Tensor gradient(const Tensor& target, const Variable& source,
                   UnconnectedGradients unconnected = UnconnectedGradients::none);
+  /** @} */
 
   /// The Variables this tape watched, in first-read order (tape.watched_variables()).
   std::vector<Variable> watched_variables() const;

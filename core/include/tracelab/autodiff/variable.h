@@ -21,11 +21,15 @@ class Variable {
   /// A variable holding `initial` (a concrete tensor; a weak scalar becomes a float32/int32 scalar).
   explicit Variable(const Tensor& initial, std::string name = "Variable", bool trainable = true);
 
+  /// The name given at creation (not unique).
   const std::string& name() const noexcept { return state_->name; }
   /// A process-unique id, stable for the variable's life.
   std::uint64_t id() const noexcept { return state_->id; }
+  /// True when tapes watch it automatically on read.
   bool trainable() const noexcept { return state_->trainable; }
+  /// The dtype, fixed at creation.
   DType dtype() const noexcept { return state_->value.dtype(); }
+  /// The shape, fixed at creation.
   const Shape& shape() const noexcept { return state_->value.shape(); }
 
   /// The current value. Active gradient tapes watch it when the variable is trainable. Inside a traced
@@ -45,8 +49,10 @@ class Variable {
 
   /// "<tl.Variable 'w' shape=(3, 1) dtype=float32, values=[[0.] [0.] [0.]]>"
   std::string str() const;
+  /// True when both handles share the same state (identity, not equal values).
   friend bool operator==(const Variable& a, const Variable& b) noexcept { return a.state_ == b.state_; }
 
+  /// The shared state (for the tracing and graph layers).
   const std::shared_ptr<detail::VariableState>& state() const noexcept { return state_; }
   /// A handle to existing state (a graph node's captured variable, for example).
   static Variable from_state(std::shared_ptr<detail::VariableState> state);
@@ -56,6 +62,7 @@ class Variable {
   std::shared_ptr<detail::VariableState> state_;
 };
 
+/// Writes variable.str().
 std::ostream& operator<<(std::ostream& out, const Variable& variable);
 
 }  // namespace tl

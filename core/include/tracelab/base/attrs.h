@@ -23,6 +23,7 @@
 
 namespace tl {
 
+/// A list of integers as an attribute value: axes, shapes, paddings.
 using Ints = std::vector<std::int64_t>;
 /// "[2, -1]": integers as written, for messages (Shape::str would print -1 as None).
 std::string ints_str(const Ints& values);
@@ -35,10 +36,16 @@ using AttrValue = std::variant<bool, std::int64_t, double, std::string, Ints, DT
 /// std::string keeps only 10 characters inline).
 class AttrName {
  public:
+  /// The longest name held without a heap allocation.
   static constexpr std::size_t kInline = 22;
+  /** @{ */
+  /// A name from text (implicit, so attribute names are written as string literals).
   AttrName(std::string_view name) { assign(name); }  // NOLINT(google-explicit-constructor): names are written as text
   AttrName(const char* name) : AttrName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
   AttrName(const std::string& name) : AttrName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  /** @} */
+  /** @{ */
+  /// Copies and moves; a moved-from name is empty.
   AttrName(const AttrName& other) { assign(other.view()); }
   AttrName& operator=(const AttrName& other) {
     if (this != &other) assign(other.view());
@@ -57,12 +64,18 @@ class AttrName {
     }
     return *this;
   }
+  /** @} */
   ~AttrName() { release(); }
 
+  /// The name as a view of this object's characters (valid while it lives and is not assigned).
   std::string_view view() const noexcept { return {data(), size_}; }
+  /// Same as view().
   operator std::string_view() const noexcept { return view(); }  // NOLINT(google-explicit-constructor)
+  /// A copy of the name.
   std::string str() const { return std::string(view()); }
+  /// The characters, NUL-terminated.
   const char* data() const noexcept { return size_ > kInline ? heap_ : inline_; }
+  /// The length in characters.
   std::size_t size() const noexcept { return size_; }
 
   /// Equal names; compared inline, eight bytes at a time (names are short: a memcmp call costs more, in
@@ -81,6 +94,8 @@ class AttrName {
       if (*a != *b) return false;
     return true;
   }
+  /** @{ */
+  /// Compare by characters, with another name or any string type (no conversion, no allocation).
   friend bool operator==(const AttrName& a, std::string_view b) noexcept { return a.equals(b); }
   friend bool operator==(std::string_view a, const AttrName& b) noexcept { return b.equals(a); }
   friend bool operator==(const AttrName& a, const AttrName& b) noexcept { return a.equals(b.view()); }
@@ -91,6 +106,8 @@ class AttrName {
   friend bool operator!=(const AttrName& a, const std::string& b) noexcept { return !a.equals(b); }
   friend bool operator!=(const AttrName& a, const char* b) noexcept { return !a.equals(b); }
   friend bool operator!=(const AttrName& a, const AttrName& b) noexcept { return !a.equals(b.view()); }
+  /** @} */
+  /// Writes the name's characters.
   friend std::ostream& operator<<(std::ostream& out, const AttrName& name);
 
  private:
@@ -109,8 +126,12 @@ class AttrName {
 /// A small ordered map from attribute name to value (ops have a handful, so a flat list beats a hash map).
 class Attrs {
  public:
+  /// No attributes.
   Attrs() = default;
+  /// The given attributes in order, as if each were set(); a later duplicate name replaces an earlier one.
   Attrs(std::initializer_list<std::pair<AttrName, AttrValue>> entries);
+  /** @{ */
+  /// Copies and moves carry checked_by() along; a moved-from Attrs is empty and unchecked.
   Attrs(const Attrs& other) : entries_(other.entries_), checked_by_(other.checked_by()) {}
   Attrs(Attrs&& other) noexcept : entries_(std::move(other.entries_)), checked_by_(other.checked_by()) {
     other.checked_by_.store(0, std::memory_order_relaxed);
@@ -130,6 +151,7 @@ class Attrs {
     }
     return *this;
   }
+  /** @} */
 
   /// Sets (or replaces) an attribute. Plain `int` values are stored as int64.
   Attrs& set(std::string_view name, AttrValue value);
@@ -140,8 +162,11 @@ class Attrs {
   /// The attribute as T, or `fallback` when missing; throws InvalidArgument when of another type.
   template <class T> T get_or(std::string_view name, T fallback) const;
 
+  /// The (name, value) pairs in the order they were first set.
   const std::vector<std::pair<AttrName, AttrValue>>& entries() const noexcept { return entries_; }
+  /// True when there are no attributes.
   bool empty() const noexcept { return entries_.empty(); }
+  /// Same names with equal values in the same order (checked_by() is ignored).
   friend bool operator==(const Attrs& a, const Attrs& b) { return a.entries_ == b.entries_; }
 
   /// "axes=[1], keepdims=true"
@@ -152,6 +177,7 @@ class Attrs {
   /// such as matmul's, is checked on its first call only). set() forgets it; a copy keeps it, having the same
   /// attributes.
   std::uint64_t checked_by() const noexcept { return checked_by_.load(std::memory_order_relaxed); }
+  /// Records that these attributes passed the attribute check of the op with check id `op` (const: a cache).
   void set_checked_by(std::uint64_t op) const noexcept { checked_by_.store(op, std::memory_order_relaxed); }
 
  private:

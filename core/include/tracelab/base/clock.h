@@ -20,13 +20,18 @@
 
 namespace tl {
 
+/// Tracelab's monotonic clock (a std::chrono Clock): nanoseconds since an unspecified start.
 struct Clock {
+  /** @{ */
+  /// The std::chrono Clock members: int64 nanoseconds, steady.
   using rep = std::int64_t;
   using period = std::nano;
   using duration = std::chrono::nanoseconds;
   using time_point = std::chrono::time_point<Clock>;
   static constexpr bool is_steady = true;
+  /** @} */
 
+  /// The current time; never goes backwards.
   static time_point now() noexcept {
 #ifdef __EMSCRIPTEN__
     return time_point(duration(static_cast<rep>(emscripten_get_now() * 1e6)));

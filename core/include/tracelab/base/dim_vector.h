@@ -19,8 +19,11 @@
 
 namespace tl {
 
+/// A vector of int64 dims with std::vector's interface, inline (no heap block) up to kInline elements.
 class DimVector {
  public:
+  /** @{ */
+  /// The std::vector member types; iterators are plain pointers.
   using value_type = std::int64_t;
   using size_type = std::size_t;
   using difference_type = std::ptrdiff_t;
@@ -32,15 +35,23 @@ class DimVector {
   using const_iterator = const std::int64_t*;
   using reverse_iterator = std::reverse_iterator<iterator>;
   using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+  /** @} */
 
+  /// The most dims held without a heap block.
   static constexpr std::size_t kInline = 6;
 
+  /// No dims.
   DimVector() noexcept = default;
+  /** @{ */
+  /// As std::vector's constructors: `count` copies of `value`, a list, a std::vector (implicit), a range.
   DimVector(std::size_t count, std::int64_t value) { assign(count, value); }
   DimVector(std::initializer_list<std::int64_t> values) { assign(values.begin(), values.end()); }
   DimVector(const std::vector<std::int64_t>& values) { assign(values.data(), values.data() + values.size()); }  // NOLINT
   template <class It, class = typename std::iterator_traits<It>::iterator_category>
   DimVector(It first, It last) { assign(first, last); }
+  /** @} */
+  /** @{ */
+  /// Copies and moves; a moved-from DimVector is empty.
   DimVector(const DimVector& other) { copy_from(other); }
   DimVector(DimVector&& other) noexcept { steal(other); }
   DimVector& operator=(const DimVector& other) {
@@ -54,12 +65,16 @@ class DimVector {
     }
     return *this;
   }
+  /** @} */
   ~DimVector() { release(); }
 
   /// A std::vector copy, for APIs that take Ints.
   operator std::vector<std::int64_t>() const { return std::vector<std::int64_t>(begin(), end()); }  // NOLINT
+  /// The same copy, by name.
   std::vector<std::int64_t> vec() const { return *this; }
 
+  /** @{ */
+  /// As in std::vector: size, capacity, data, iterators and element access (unchecked).
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   std::size_t capacity() const noexcept { return capacity_; }
@@ -81,7 +96,11 @@ class DimVector {
   const std::int64_t& front() const noexcept { return data_[0]; }
   std::int64_t& back() noexcept { return data_[size_ - 1]; }
   const std::int64_t& back() const noexcept { return data_[size_ - 1]; }
+  /** @} */
 
+  /** @{ */
+  /// As in std::vector: reserve, clear, push_back, emplace_back, pop_back, resize, assign. Growing past
+  /// capacity() moves the dims to a new heap block; pointers and iterators into the vector are then invalid.
   void reserve(std::size_t count) {
     if (count <= capacity_) return;
     std::size_t grown = std::max(count, 2 * capacity_);
@@ -126,7 +145,11 @@ class DimVector {
     size_ = count;
   }
   void assign(std::initializer_list<std::int64_t> values) { assign(values.begin(), values.end()); }
+  /** @} */
 
+  /** @{ */
+  /// As in std::vector: insert before `pos`, erase at `pos` or `[first, last)`; returns an iterator to the first
+  /// inserted element or to the element after the erased ones. The inserted range may alias this vector.
   iterator insert(const_iterator pos, std::int64_t value) { return insert(pos, &value, &value + 1); }
   iterator insert(const_iterator pos, std::size_t count, std::int64_t value) {
     DimVector fill(count, value);
@@ -153,7 +176,10 @@ class DimVector {
     size_ -= count;
     return data_ + at;
   }
+  /** @} */
 
+  /** @{ */
+  /// Element-wise comparison with another DimVector or a std::vector; `<` is lexicographic.
   friend bool operator==(const DimVector& a, const DimVector& b) noexcept {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
@@ -167,6 +193,7 @@ class DimVector {
   friend bool operator<(const DimVector& a, const DimVector& b) noexcept {
     return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
   }
+  /** @} */
 
  private:
   bool on_heap() const noexcept { return data_ != inline_; }

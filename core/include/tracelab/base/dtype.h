@@ -28,14 +28,26 @@ std::size_t dtype_size(DType dtype) noexcept;
 
 /// The C++ type that stores elements of a dtype (bool is stored as one byte).
 template <DType D> struct dtype_traits;
-template <> struct dtype_traits<DType::float32> { using type = float; };
-template <> struct dtype_traits<DType::int32> { using type = std::int32_t; };
-template <> struct dtype_traits<DType::bool_> { using type = bool; };
+/// float32 elements are `float`.
+template <> struct dtype_traits<DType::float32> {
+  using type = float;  ///< the element type
+};
+/// int32 elements are `std::int32_t`.
+template <> struct dtype_traits<DType::int32> {
+  using type = std::int32_t;  ///< the element type
+};
+/// bool elements are `bool`, one byte each.
+template <> struct dtype_traits<DType::bool_> {
+  using type = bool;  ///< the element type
+};
 
 /// The dtype of a C++ element type.
 template <class T> constexpr DType dtype_of();
+/// float32.
 template <> constexpr DType dtype_of<float>() { return DType::float32; }
+/// int32.
 template <> constexpr DType dtype_of<std::int32_t>() { return DType::int32; }
+/// bool.
 template <> constexpr DType dtype_of<bool>() { return DType::bool_; }
 
 /// Calls `fn(T{})` with T the element type of `dtype` (float, int32_t or bool).

@@ -16,6 +16,7 @@ namespace tl {
 /// Base of every error Tracelab throws. `what()` is a complete, human-readable message.
 class Error : public std::runtime_error {
  public:
+  /// An error whose what() is `message`. Each subclass inherits this constructor.
   explicit Error(const std::string& message) : std::runtime_error(message) {}
   /// Short class name ("ShapeError", ...), used by the JS bridge to pick the JS error class.
   virtual const char* kind() const noexcept { return "Error"; }

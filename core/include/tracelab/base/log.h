@@ -46,6 +46,7 @@ class ScopedLogCapture {
   const std::vector<std::pair<LogLevel, std::string>>& messages() const noexcept { return messages_; }
   /// Only the texts of messages of `level`.
   std::vector<std::string> texts(LogLevel level) const;
+  /// Forgets the messages so far; capturing goes on.
   void clear() noexcept { messages_.clear(); }
 
  private:

@@ -18,11 +18,15 @@ namespace tl {
 /// A tensor's dimensions, outermost first. A dim of -1 is unknown (partially known shapes while tracing).
 class Shape {
  public:
+  /// The shape of a scalar: rank 0.
   Shape() = default;
+  /** @{ */
+  /// A shape of the given dims, outermost first (-1 for an unknown dim); {} is a scalar's.
   Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) {}
   explicit Shape(const std::vector<std::int64_t>& dims) : dims_(dims) {}
   explicit Shape(DimVector dims) : dims_(std::move(dims)) {}
   Shape(const std::int64_t* first, const std::int64_t* last) : dims_(first, last) {}
+  /** @} */
 
   /// Number of dimensions (0 for a scalar).
   int rank() const noexcept { return static_cast<int>(dims_.size()); }
@@ -32,9 +36,13 @@ class Shape {
     if (i >= -n && i < n) return dims_[static_cast<std::size_t>(i < 0 ? i + n : i)];
     out_of_range(i);
   }
+  /// Dimension `i` in [0, rank), unchecked.
   std::int64_t operator[](std::size_t i) const noexcept { return dims_[i]; }
+  /** @{ */
+  /// All dims, outermost first; the mutable one lets shape rules edit a shape in place.
   const DimVector& dims() const noexcept { return dims_; }
   DimVector& dims() noexcept { return dims_; }
+  /** @} */
 
   /// True when every dim is known (>= 0).
   bool is_fully_defined() const noexcept;
@@ -60,8 +68,11 @@ class Shape {
   /// "(2, 3)", "()" or "(None, 3)" for unknown dims, as TensorFlow prints shapes.
   std::string str() const;
 
+  /** @{ */
+  /// Same dims, an unknown dim equal only to an unknown dim (see is_compatible_with for "could be equal").
   friend bool operator==(const Shape& a, const Shape& b) noexcept { return a.dims_ == b.dims_; }
   friend bool operator!=(const Shape& a, const Shape& b) noexcept { return a.dims_ != b.dims_; }
+  /** @} */
 
  private:
   [[noreturn]] void out_of_range(int i) const;
@@ -69,6 +80,7 @@ class Shape {
   DimVector dims_;
 };
 
+/// Writes shape.str().
 std::ostream& operator<<(std::ostream& out, const Shape& shape);
 
 /// NumPy broadcasting of two shapes (unknown dims allowed); throws ShapeError naming `op`.

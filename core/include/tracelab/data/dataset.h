@@ -46,6 +46,8 @@ namespace detail {
 class DatasetNode;
 }  // namespace detail
 
+/// An input pipeline (tf.data.Dataset): a source and the transformations applied to it. Immutable: every
+/// transformation returns a new Dataset; copies are cheap and share the description.
 class Dataset {
  public:
   // ---- sources ----

@@ -31,7 +31,9 @@ class Iterator {
  public:
   /// Built by Dataset::make_iterator from a fresh source of elements and the dataset's element_spec.
   Iterator(std::shared_ptr<detail::ElementSource> source, std::vector<TensorSpec> element_spec);
+  /// Takes over the other iterator's pass.
   Iterator(Iterator&&) noexcept;
+  /// Ends this pass and takes over the other iterator's.
   Iterator& operator=(Iterator&&) noexcept;
   Iterator(const Iterator&) = delete;
   Iterator& operator=(const Iterator&) = delete;
@@ -52,18 +54,20 @@ class Iterator {
 /// std::default_sentinel at the end of the pass.
 class ElementIterator {
  public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = Element;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const Element*;
-  using reference = const Element&;
+  using iterator_category = std::input_iterator_tag;  ///< single pass
+  using value_type = Element;                         ///< the element's components
+  using difference_type = std::ptrdiff_t;             ///< required by the iterator concepts
+  using pointer = const Element*;                     ///< what operator-> returns
+  using reference = const Element&;                   ///< what operator* returns
 
+  /// An iterator of no pass (an input iterator must be default-constructible).
   ElementIterator() = default;
   /// Starts a pass and fetches the first element.
   explicit ElementIterator(Iterator iterator);
 
   /// The current element.
   const Element& operator*() const { return *current_; }
+  /// The current element's address.
   const Element* operator->() const { return &*current_; }
   /// Fetches the next element.
   ElementIterator& operator++();

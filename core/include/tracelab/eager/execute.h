@@ -22,6 +22,7 @@ namespace tl {
 class OpObserver {
  public:
   virtual ~OpObserver() = default;
+  /// Called after `op` ran on `inputs` with `attrs` and produced `outputs` (concrete or symbolic).
   virtual void on_executed(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs,
                            std::span<const Tensor> outputs, Subgraphs subgraphs) = 0;
 };
@@ -69,9 +70,11 @@ class SuspendInterception {
 /// Errors (bad shapes, dtypes, attributes, values) are typed exceptions thrown before any output is visible.
 void execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs, std::span<Tensor> outputs,
              Subgraphs subgraphs = {}, VariableHandles variables = {});
+/** @{ */
 /// Single-output convenience form.
 Tensor execute(const OpDef& op, std::span<const Tensor> inputs, const Attrs& attrs = {});
 Tensor execute(const OpDef& op, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});
+/** @} */
 /// By name (a registry look-up per call: for tools and bindings, not for hot paths).
 Tensor execute(std::string_view op_name, std::initializer_list<Tensor> inputs, const Attrs& attrs = {});
 

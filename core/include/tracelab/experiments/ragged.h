@@ -42,15 +42,15 @@ std::vector<RaggedMode> parse_modes(std::string_view comma_separated);
 
 /// Everything a run depends on. validate() names the first bad field.
 struct RaggedConfig {
-  std::vector<RaggedMode> modes = all_modes();
+  std::vector<RaggedMode> modes = all_modes();  ///< the modes to run, in order, each at most once
   std::int64_t steps = 1000;           ///< training steps per mode (1 .. 10,000,000)
   std::uint64_t seed = 42;             ///< data and initial weights (bit-identical natively and in WASM)
   std::int64_t min_length = 1;         ///< X range, inclusive
-  std::int64_t max_length = 10;
+  std::int64_t max_length = 10;        ///< X range's upper end, inclusive (min_length .. 4096)
   std::int64_t features = 20;          ///< the last dim of x
   std::int64_t batch_size = 1;         ///< examples per step (one X per step)
-  std::vector<std::int64_t> hidden_units = {10, 20, 40, 20, 10};
-  double learning_rate = 0.01;
+  std::vector<std::int64_t> hidden_units = {10, 20, 40, 20, 10};  ///< one Dense+relu per entry (1 to 32 of them)
+  double learning_rate = 0.01;         ///< the optimizer's constant rate, in (0, 10]
   std::string optimizer = "adam";      ///< adam | sgd | rmsprop
   /// Bucket sizes for `bucketed`, increasing, the last >= max_length. Empty: 2, 4, 8, ... below max_length,
   /// then max_length (2, 4, 8, 10 for 1..10).
@@ -106,7 +106,7 @@ struct RaggedConcrete {
 
 /// What one mode did.
 struct RaggedModeResult {
-  RaggedMode mode = RaggedMode::eager;
+  RaggedMode mode = RaggedMode::eager;      ///< which mode this is
   std::int64_t steps = 0;                   ///< steps completed (fewer than asked when cancelled)
   double total_ms = 0;                      ///< wall time of all steps, tracing included
   std::vector<double> step_us;              ///< one time per step (loop: taken inside the graph)
@@ -114,7 +114,7 @@ struct RaggedModeResult {
   std::vector<std::int64_t> traced_steps;   ///< steps whose call traced
   std::vector<RaggedRetrace> retraces;      ///< one per trace, in order
   std::vector<std::string> warnings;        ///< frequent-retracing warnings, as logged
-  std::vector<RaggedConcrete> concrete_functions;
+  std::vector<RaggedConcrete> concrete_functions;  ///< the mode's concrete functions, in tracing order
   /// With RaggedConfig::save_models: the concrete function of the mode's last step as a tl::saved_model file, named
   /// "train_step", with the model's and the optimizer's variables as the steps left them. Empty otherwise, for
   /// eager (no graph) and for loop (its dataset_loop node holds a C++ pipeline, which a file cannot hold).
@@ -122,20 +122,24 @@ struct RaggedModeResult {
   /// Bytes in use on the heap (heap_bytes()) after step heap_check_step (1000, or the last step of a shorter
   /// run) and after the last step: equal means the mode's steady state keeps nothing it allocates, to the byte.
   std::int64_t heap_check_step = 0;
-  std::size_t heap_bytes_at_check = 0;
-  std::size_t heap_bytes_at_end = 0;
+  std::size_t heap_bytes_at_check = 0;  ///< heap_bytes() after step heap_check_step
+  std::size_t heap_bytes_at_end = 0;    ///< heap_bytes() after the last step
 
+  /// How many times the mode's function traced (0 for eager).
   int trace_count() const noexcept { return static_cast<int>(retraces.size()); }
-  /// Median / p99 step time over all steps, and the median over steps that did not trace ("steady state").
+  /// The median step time over all steps, in µs.
   double median_us() const;
+  /// The 99th-percentile step time over all steps, in µs.
   double p99_us() const;
+  /// The median step time over the steps that did not trace ("steady state"), in µs.
   double steady_median_us() const;
 };
 
+/// What run_ragged returns: the configuration it ran and one result per mode, in the order run.
 struct RaggedResult {
-  RaggedConfig config;
-  std::vector<RaggedModeResult> modes;
-  bool cancelled = false;
+  RaggedConfig config;                  ///< the configuration of the run
+  std::vector<RaggedModeResult> modes;  ///< one per mode run, in config.modes order
+  bool cancelled = false;               ///< the progress callback stopped the run; the last mode is partial
   double warmup_ms = 0;  ///< wall time of the warm-up (config.warmup_steps), 0 without one
   /// The mode's result; InvalidArgument when the run did not include it.
   const RaggedModeResult& mode(RaggedMode m) const;
@@ -143,10 +147,10 @@ struct RaggedResult {
 
 /// Reported while a mode runs (every `progress_every` steps and when it ends), outside the timed region.
 struct RaggedProgress {
-  RaggedMode mode;
+  RaggedMode mode;                      ///< the mode running
   std::size_t mode_index;               ///< position in config.modes
-  std::int64_t steps_done;
-  std::int64_t steps_total;
+  std::int64_t steps_done;              ///< steps of this mode completed
+  std::int64_t steps_total;             ///< config.steps
   double elapsed_ms;                    ///< wall time of this mode so far
   const RaggedModeResult* partial;      ///< step_us, loss, traced_steps, retraces so far
   double warmup_ms;                     ///< wall time of the warm-up before the modes (0 without one)
@@ -166,13 +170,14 @@ std::string summary_table(const RaggedResult& result);
 /// The result as JSON (schema in docs/performance.md); graphs (text and JSON) only with include_graphs.
 std::string to_json(const RaggedResult& result, bool include_graphs = false);
 
-/// The data the runner trains on, for benchmarks that need the same examples: x_i (batch, X_i, features) and
-/// y_i (batch,), row-major floats.
+/// One example the runner trains on: x (batch, X, features) and y (batch,), row-major floats.
 struct RaggedExample {
-  std::int64_t length = 0;
-  std::vector<float> x;
-  std::vector<float> y;
+  std::int64_t length = 0;  ///< X, the example's length
+  std::vector<float> x;     ///< batch_size * X * features values in [0, 1)
+  std::vector<float> y;     ///< batch_size targets in [0, 1)
 };
+/// The examples the runner trains on, for benchmarks that need the same ones: config.examples of them (one per
+/// step when 0), drawn from config.seed. Validates the config first (InvalidArgument).
 std::vector<RaggedExample> make_ragged_data(const RaggedConfig& config);
 /// The bytes malloc has handed out and not taken back: glibc's mallinfo2 (uordblks + hblkhd) natively, dlmalloc's
 /// mallinfo in WASM, ASan's allocator count under the sanitizers; 0 where none of these exists. See

@@ -54,7 +54,9 @@ class AnyArg {
   AnyArg(R value) : value_(static_cast<double>(value)) {}  // NOLINT(google-explicit-constructor)
   /// Strings, kept as std::string.
   AnyArg(std::string value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  /// A string view, copied into a std::string.
   AnyArg(std::string_view value) : value_(std::string(value)) {}  // NOLINT(google-explicit-constructor)
+  /// A C string (not null), copied into a std::string.
   AnyArg(const char* value) : value_(std::string(value)) {}       // NOLINT(google-explicit-constructor)
 
   /// True for a Tensor or a TensorSpec: the arguments that become graph inputs.
@@ -105,6 +107,7 @@ class AnyFunction {
 
   /// Calls the function: traces on a new trace key, then runs the graph on the tensor arguments.
   std::vector<Tensor> operator()(std::span<const AnyArg> args);
+  /// Calls the function with a braced list of arguments: `f({x, 2.0})`.
   std::vector<Tensor> operator()(std::initializer_list<AnyArg> args) {
     return (*this)(std::span<const AnyArg>(args.begin(), args.size()));
   }
@@ -116,6 +119,7 @@ class AnyFunction {
   ConcreteFunction& get_concrete_function(std::span<const AnyArg> args);
   /// The same for the leaves of nested arguments (as the structured call).
   ConcreteFunction& get_concrete_function(std::span<const AnyArg> leaves, const ArgStructure& structure);
+  /// The concrete function for a braced list of arguments: `f.get_concrete_function({tl::TensorSpec({-1, 3})})`.
   ConcreteFunction& get_concrete_function(std::initializer_list<AnyArg> args) {
     return get_concrete_function(std::span<const AnyArg>(args.begin(), args.size()));
   }

@@ -18,6 +18,8 @@
 
 namespace tl {
 
+/// One traced graph of a function for one trace key (TensorFlow's ConcreteFunction): the traced and optimized
+/// graphs, the executor that runs them, and the signature. Held by its function's cache, which copies share.
 class ConcreteFunction {
  public:
   /// Built by the tracing layer: `traced` as recorded, optimized with `options`; `key` is what it serves.
@@ -25,6 +27,7 @@ class ConcreteFunction {
   ConcreteFunction(std::string name, TraceKey key, std::vector<std::string> arg_names, graph::Graph traced,
                    const graph::OptimizeOptions& options, bool specialize_plans = true);
 
+  /// The function's name (FunctionOptions::name), as in signatures.
   const std::string& name() const noexcept { return name_; }
   /// The (possibly generalized) key this function was traced for; it serves every call the key accepts.
   const TraceKey& key() const noexcept { return key_; }
@@ -46,6 +49,7 @@ class ConcreteFunction {
 
   /// Runs the graph on one tensor per tensor argument (checked against input_specs()).
   std::vector<Tensor> call(std::span<const Tensor> inputs);
+  /// Runs the graph on a braced list of tensors: `f.call({x, y})`.
   std::vector<Tensor> call(std::initializer_list<Tensor> inputs) {
     return call(std::span<const Tensor>(inputs.begin(), inputs.size()));
   }

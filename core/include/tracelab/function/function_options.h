@@ -20,8 +20,11 @@ namespace tl {
 /// An input signature: one TensorSpec per argument (TensorFlow's input_signature). Absent unless given.
 class InputSignature {
  public:
+  /// No signature: each call is keyed by its own arguments.
   InputSignature() = default;
+  /// A signature of these specs, in argument order: `{tl::TensorSpec({-1, 20}, tl::float32, "x")}`.
   InputSignature(std::initializer_list<TensorSpec> specs) : specs_(specs), present_(true) {}  // NOLINT
+  /// A signature of these specs, in argument order.
   InputSignature(std::vector<TensorSpec> specs) : specs_(std::move(specs)), present_(true) {}  // NOLINT
   /// Whether a signature was given (an empty one, for a function of no tensors, is present too).
   bool present() const noexcept { return present_; }

@@ -39,7 +39,9 @@ class FunctionCache {
       if (entry.first == key) return entry.second = std::move(value);
     return entries_.emplace_back(std::move(key), std::move(value)).second;
   }
+  /// Removes every entry.
   void clear() noexcept { entries_.clear(); }
+  /// The number of entries.
   std::size_t size() const noexcept { return entries_.size(); }
   /// The keys, oldest first.
   std::vector<TraceKey> keys() const {
@@ -47,7 +49,9 @@ class FunctionCache {
     for (const auto& entry : entries_) out.push_back(entry.first);
     return out;
   }
+  /// The (key, value) pairs, oldest first; a caller may change the values in place.
   std::vector<std::pair<TraceKey, T>>& entries() noexcept { return entries_; }
+  /// The (key, value) pairs, oldest first.
   const std::vector<std::pair<TraceKey, T>>& entries() const noexcept { return entries_; }
 
  private:
@@ -76,14 +80,18 @@ std::string explain_retrace(const TraceKey& call, const std::vector<TraceKey>& c
 /// record_call may come from several functions and threads: it takes a lock.
 class RetracingDetector {
  public:
+  /// Traces in the window that trigger a warning (FREQUENT_TRACING_WARNING_THRESHOLD).
   static constexpr int kThreshold = 5;
+  /// The window: calls kept (FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY).
   static constexpr int kMaxCallHistory = 10;
 
+  /// A detector that warns at most `max_warnings` times (-1: no limit).
   explicit RetracingDetector(int max_warnings = 2) : max_warnings_(max_warnings) {}
   /// Records a call; returns the warning text when this call triggers one.
   std::optional<std::string> record_call(bool traced, std::string_view function_name);
-  /// Traces among the calls in the window, and the calls in the window.
+  /// Traces among the calls in the window.
   int tracing_count() const noexcept { return static_cast<int>(calls_per_tracing_.size()); }
+  /// Calls in the window.
   int call_count() const noexcept { return call_count_; }
 
  private:

@@ -43,9 +43,11 @@ class TensorArray {
   /// (InvalidArgument) — checked at once for a known index, when the graph runs for a traced one. Writing an index
   /// again replaces its element, as TensorFlow 2's TensorArray does.
   TensorArray write(const Tensor& index, const Tensor& value) const;
+  /// The same with a C++ index.
   TensorArray write(std::int32_t index, const Tensor& value) const;
   /// Element `index` (an int32 scalar, or a number); an index outside [0, size) is an InvalidArgument.
   Tensor read(const Tensor& index) const;
+  /// The same with a C++ index.
   Tensor read(std::int32_t index) const;
   /// Every element, stacked along a new dim 0: (size, element dims...).
   Tensor stack() const;
@@ -53,7 +55,9 @@ class TensorArray {
   /// initial size).
   Tensor size() const;
 
+  /// The dtype every element has.
   DType dtype() const noexcept { return dtype_; }
+  /// Whether writes past the size grow the array (TensorArrayOptions::dynamic_size).
   bool dynamic_size() const noexcept { return dynamic_size_; }
   /// The element shape known so far (given, or taken from the writes); unset before the first write if not given.
   const std::optional<Shape>& element_shape() const noexcept { return element_shape_; }

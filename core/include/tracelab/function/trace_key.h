@@ -19,9 +19,10 @@ namespace tl {
 
 /// A captured Variable in a trace key: its identity (and, for messages, dtype and shape).
 struct VariableKey {
-  std::uint64_t id = 0;
-  DType dtype = float32;
-  Shape shape;
+  std::uint64_t id = 0;   ///< the variable's identity; the only part compared
+  DType dtype = float32;  ///< its dtype, for messages
+  Shape shape;            ///< its shape, for messages
+  /// Same variable: equal ids (dtype and shape are not compared).
   friend bool operator==(const VariableKey& a, const VariableKey& b) noexcept { return a.id == b.id; }
 };
 
@@ -41,19 +42,25 @@ bool same_arg_key(const ArgKey& a, const ArgKey& b) noexcept;
 /// e.g. "(\x1f, {'x': \x1f, 'y': [\x1f, \x1f]})", with each leaf's path ("args[1].y[0]") for messages. Dict keys and
 /// list lengths are in the template, so a call of another structure has another key.
 struct ArgStructure {
+  /// The character that stands for a leaf in the template (ASCII unit separator).
   static constexpr char kLeaf = '\x1f';
   std::string text;                ///< the template; empty for a flat call (one leaf per argument)
   std::vector<std::string> paths;  ///< one per leaf, in order; not part of the key (the template implies them)
 };
 
+/// The cache key of one call: one ArgKey per leaf argument plus the nesting (TensorFlow's function cache key).
+/// A value type: compare with ==, hash with hash() or TraceKeyHash, print with str().
 class TraceKey {
  public:
+  /// The key of a call with no arguments.
   TraceKey() = default;
+  /// The key of a call with these leaves, nested as `structure` says (default: flat, one leaf per argument).
   explicit TraceKey(std::vector<ArgKey> args, ArgStructure structure = {})
       : args_(std::move(args)), structure_(std::move(structure)) {}
 
   /// The leaves: one entry per argument of a flat call, per leaf of a structured one.
   const std::vector<ArgKey>& args() const noexcept { return args_; }
+  /// The number of leaves.
   std::size_t size() const noexcept { return args_.size(); }
   /// The nesting of the arguments (empty text for a flat call).
   const ArgStructure& structure() const noexcept { return structure_; }
@@ -68,7 +75,9 @@ class TraceKey {
   /// "(spec, value, ...)", nested as the call was: "(spec, {'x': spec})".
   std::string str() const;
 
+  /// Same structure and, leaf by leaf, the same argument key (same_arg_key).
   friend bool operator==(const TraceKey& a, const TraceKey& b) noexcept;
+  /// Not ==.
   friend bool operator!=(const TraceKey& a, const TraceKey& b) noexcept { return !(a == b); }
 
  private:
@@ -76,7 +85,9 @@ class TraceKey {
   ArgStructure structure_;
 };
 
+/// TraceKey's hasher for unordered containers: `std::unordered_map<tl::TraceKey, V, tl::TraceKeyHash>`.
 struct TraceKeyHash {
+  /// key.hash().
   std::size_t operator()(const TraceKey& key) const noexcept { return key.hash(); }
 };
 

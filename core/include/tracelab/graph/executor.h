@@ -40,9 +40,11 @@ class Executor {
   explicit Executor(std::shared_ptr<const Graph> graph, bool specialize = true);
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
+  /** @{ */
   /// Moves the schedule and the planned buffers (not while running).
   Executor(Executor&&) noexcept = default;
   Executor& operator=(Executor&&) noexcept = default;
+  /** @} */
   ~Executor() = default;
 
   /// Runs the graph on `inputs` (one per input node, in order); returns one tensor per graph output.

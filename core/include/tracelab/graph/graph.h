@@ -22,12 +22,15 @@
 #include "tracelab/tensor/tensor.h"
 #include "tracelab/tensor/variable_state.h"
 
+/// The graph IR and what works on it: Graph and Node, the executor that runs a graph on the registry's kernels, and
+/// the optimization passes.
 namespace tl::graph {
 
 /// A value of the graph: output `output` of node `node`. Printed "%3" (output 0) or "%3#1".
 struct ValueRef {
   std::size_t node = 0;    ///< index of the producing node
   std::size_t output = 0;  ///< which of its outputs
+  /// Same node and output.
   friend bool operator==(const ValueRef& a, const ValueRef& b) noexcept = default;
   /// "%3", or "%3#1" for output 1 of node 3.
   std::string str() const;
@@ -164,6 +167,7 @@ std::vector<bool> follows_from_metas(const Graph& graph);
 /// Hash of a value reference, so passes can key maps by value.
 template <>
 struct std::hash<tl::graph::ValueRef> {
+  /// Combines the hashes of the node index and the output index.
   std::size_t operator()(const tl::graph::ValueRef& v) const noexcept {
     return std::hash<std::size_t>()(v.node) * 31u + std::hash<std::size_t>()(v.output);
   }

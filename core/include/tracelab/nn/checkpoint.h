@@ -20,10 +20,14 @@
 
 namespace tl {
 
+/// Named groups of variables saved to and restored from one file or byte buffer (tf.train.Checkpoint). Holds the
+/// Variable handles, so it saves and restores the variables themselves, not copies.
 class Checkpoint {
  public:
+  /// A group name and its variables, e.g. {"model", model.variables()}.
   using Group = std::pair<std::string, std::vector<Variable>>;
 
+  /// A checkpoint of no variables; add groups with add().
   Checkpoint() = default;
   /// Groups of variables by name (tf.train.Checkpoint(model=..., optimizer=...)).
   Checkpoint(std::initializer_list<Group> groups);
@@ -33,8 +37,8 @@ class Checkpoint {
   /// The keys, in order. Throws InvalidArgument when two variables would share a key.
   std::vector<std::string> keys() const;
 
-  /// Writes every variable to `path` atomically (temp file, fsync, rename, fsync of the folder); the old file stays until the new one is
-  /// complete. Throws InvalidArgument on an I/O error (the old file is left as it was).
+  /// Writes every variable to `path` atomically (temp file, fsync, rename, fsync of the folder); the old file stays
+  /// until the new one is complete. Throws InvalidArgument on an I/O error (the old file is left as it was).
   void save(const std::string& path) const;
   /// Reads `path`, validates it against the variables, then assigns them all; on any problem throws
   /// InvalidArgument naming it and changes no variable.
@@ -53,12 +57,18 @@ class Checkpoint {
 /// Saves a checkpoint when a validation metric improves (a keep-best helper for custom loops).
 class KeepBest {
  public:
-  enum class Mode { max, min };
+  /// Which way is better.
+  enum class Mode {
+    max,  ///< a higher metric is better (accuracy)
+    min,  ///< a lower metric is better (loss)
+  };
+  /// Saves `checkpoint` to `path` whenever update() sees a better metric.
   KeepBest(Checkpoint checkpoint, std::string path, Mode mode = Mode::max);
-  /// Saves and returns true when `metric` beats the best so far (the first value always does).
+  /// Saves and returns true when `metric` beats the best so far (the first value always does); a NaN never does.
   bool update(double metric);
   /// The best metric so far (NaN before the first update).
   double best() const noexcept { return best_; }
+  /// The file it saves to.
   const std::string& path() const noexcept { return path_; }
 
  private:

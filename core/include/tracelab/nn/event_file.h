@@ -31,7 +31,9 @@ class EventFileWriter : public SummaryWriter {
   /// Creates `logdir` (and its parents) and a new event file in it, whose first record is the file_version event.
   /// InvalidArgument naming the path when the folder or the file cannot be made.
   explicit EventFileWriter(const std::string& logdir);
+  /// Takes over the other writer's file.
   EventFileWriter(EventFileWriter&&) noexcept = default;
+  /// Closes this writer's file and takes over the other's.
   EventFileWriter& operator=(EventFileWriter&&) noexcept = default;
 
   /// tf.summary.scalar: `value` as a float32 scalar TensorProto, plugin "scalars".
@@ -72,9 +74,9 @@ std::string tfrecord(std::string_view data);
 
 /// One histogram bucket: values in [left, right) — the last bucket also holds `right` — and how many there were.
 struct HistogramBucket {
-  double left;
-  double right;
-  double count;
+  double left;   ///< lower edge (inclusive)
+  double right;  ///< upper edge (exclusive, except in the last bucket)
+  double count;  ///< how many values fell in the bucket
 };
 /// TensorBoard's histogram of `values`: none for no values; one bucket [v - 0.5, v + 0.5] when all equal v;
 /// otherwise `buckets` equal-width buckets from the minimum to the maximum. InvalidArgument for NaN or infinity

@@ -21,31 +21,35 @@ namespace tl::layers {
 
 /// A (height, width) pair; a single number means the same for both, as in Keras (`3` or `{3, 5}`).
 struct Size2 {
+  /// The same size for height and width.
   Size2(std::int64_t both) : height(both), width(both) {}  // NOLINT(google-explicit-constructor): Keras' ints
+  /// Height `h`, width `w`.
   Size2(std::int64_t h, std::int64_t w) : height(h), width(w) {}
-  std::int64_t height;
-  std::int64_t width;
+  std::int64_t height;  ///< along dim 1 of NHWC
+  std::int64_t width;   ///< along dim 2 of NHWC
 };
 
 // ---- Dense ----
 /// Dense's options (Keras names). `seed` seeds the weights; without one they come from tl::global_generator().
 struct DenseOptions {
   std::string activation = "none";  ///< none | linear | relu | sigmoid | tanh | softmax
-  bool use_bias = true;
-  initializers::Initializer kernel_initializer = initializers::glorot_uniform();
-  initializers::Initializer bias_initializer = initializers::zeros();
-  std::optional<std::uint64_t> seed{};
-  std::string name{};  ///< empty: "dense", "dense_1", ...
+  bool use_bias = true;             ///< add a bias vector
+  initializers::Initializer kernel_initializer = initializers::glorot_uniform();  ///< fills the kernel at build
+  initializers::Initializer bias_initializer = initializers::zeros();             ///< fills the bias at build
+  std::optional<std::uint64_t> seed{};  ///< seeds the initializers; unset: tl::global_generator()
+  std::string name{};                   ///< empty: "dense", "dense_1", ...
 };
 
 /// activation(x @ kernel + bias) over the last dim; any rank >= 2 ((batch, features), (batch, time, features),
 /// (1, 1, features) from a keepdims reduction, ...). kernel (features, units), bias (units,).
 class Dense : public Layer {
  public:
+  /// A layer of `units` outputs (> 0, else InvalidArgument); the kernel is made on the first call.
   explicit Dense(std::int64_t units, DenseOptions options = {});
   /// Dense(10, "relu").
   Dense(std::int64_t units, std::string activation, DenseOptions options = {});
   std::string type_name() const override { return "Dense"; }
+  /// The number of outputs.
   std::int64_t units() const noexcept { return units_; }
   /// The kernel (features, units); InvalidArgument before the layer is built.
   Variable kernel() const;
@@ -65,19 +69,20 @@ class Dense : public Layer {
 // ---- Conv2D and pooling (NHWC) ----
 /// Conv2D's options (Keras names); padding "valid" or "same" (either case).
 struct Conv2DOptions {
-  Size2 strides = 1;
-  std::string padding = "valid";
-  std::string activation = "none";
-  bool use_bias = true;
-  initializers::Initializer kernel_initializer = initializers::glorot_uniform();
-  initializers::Initializer bias_initializer = initializers::zeros();
-  std::optional<std::uint64_t> seed{};
-  std::string name{};  ///< empty: "conv2d", "conv2d_1", ...
+  Size2 strides = 1;                ///< step of the window along height and width
+  std::string padding = "valid";    ///< "valid" (no padding) or "same" (output size ceil(input / stride))
+  std::string activation = "none";  ///< none | linear | relu | sigmoid | tanh | softmax
+  bool use_bias = true;             ///< add a bias per filter
+  initializers::Initializer kernel_initializer = initializers::glorot_uniform();  ///< fills the kernel at build
+  initializers::Initializer bias_initializer = initializers::zeros();             ///< fills the bias at build
+  std::optional<std::uint64_t> seed{};  ///< seeds the initializers; unset: tl::global_generator()
+  std::string name{};                   ///< empty: "conv2d", "conv2d_1", ...
 };
 
 /// activation(conv2d(x, kernel) + bias) on NHWC images: kernel (kh, kw, in_channels, filters), bias (filters,).
 class Conv2D : public Layer {
  public:
+  /// `filters` output channels (> 0) with a kernel_size window (positive sizes); InvalidArgument otherwise.
   Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions options = {});
   std::string type_name() const override { return "Conv2D"; }
   /// The kernel (kh, kw, in_channels, filters); InvalidArgument before the build.
@@ -97,9 +102,9 @@ class Conv2D : public Layer {
 
 /// Pooling options: strides default to the pool size (Keras); padding "valid" or "same".
 struct Pool2DOptions {
-  std::optional<Size2> strides{};
-  std::string padding = "valid";
-  std::string name{};
+  std::optional<Size2> strides{};  ///< step of the window; unset: the pool size
+  std::string padding = "valid";   ///< "valid" or "same"
+  std::string name{};              ///< empty: "max_pool2d" / "avg_pool2d", with a suffix when taken
 };
 
 /// What MaxPool2D and AvgPool2D share: the window, the strides, the padding and the NHWC input spec.
@@ -107,13 +112,15 @@ class Pool2D : public Layer {
  protected:
   /// `type` names the layer in construction errors, `default_name` is its base name.
   Pool2D(const char* type, const char* default_name, Size2 pool_size, const Pool2DOptions& options);
-  Ints pool_, strides_;
-  std::string padding_;  // "VALID" / "SAME" for the op
+  Ints pool_;            ///< the window, {height, width}
+  Ints strides_;         ///< the strides, {height, width}
+  std::string padding_;  ///< "VALID" or "SAME", as the pooling ops take it
 };
 
 /// Max over each pool_size window of NHWC images (tf.keras.layers.MaxPool2D). No weights.
 class MaxPool2D : public Pool2D {
  public:
+  /// Windows of pool_size (positive sizes, else InvalidArgument).
   explicit MaxPool2D(Size2 pool_size = 2, const Pool2DOptions& options = {});
   std::string type_name() const override { return "MaxPool2D"; }
 
@@ -124,6 +131,7 @@ class MaxPool2D : public Pool2D {
 /// Mean over each pool_size window, padding cells excluded as in TensorFlow (tf.keras.layers.AvgPool2D). No weights.
 class AvgPool2D : public Pool2D {
  public:
+  /// Windows of pool_size (positive sizes, else InvalidArgument).
   explicit AvgPool2D(Size2 pool_size = 2, const Pool2DOptions& options = {});
   std::string type_name() const override { return "AvgPool2D"; }
 
@@ -134,6 +142,7 @@ class AvgPool2D : public Pool2D {
 /// (batch, d1, d2, ...) -> (batch, d1*d2*...); the batch dim may be unknown, the others must be known.
 class Flatten : public Layer {
  public:
+  /// A Flatten layer; an empty name gives "flatten", "flatten_1", ...
   explicit Flatten(std::string name = "");
   std::string type_name() const override { return "Flatten"; }
 
@@ -144,8 +153,8 @@ class Flatten : public Layer {
 // ---- Dropout ----
 /// Dropout's options. Without a seed, one is drawn from tl::global_generator() when the layer is made.
 struct DropoutOptions {
-  std::optional<std::int32_t> seed{};
-  std::string name{};
+  std::optional<std::int32_t> seed{};  ///< the masks' seed; unset: drawn from tl::global_generator()
+  std::string name{};                  ///< empty: "dropout", "dropout_1", ...
 };
 
 /// Training: zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate); otherwise the
@@ -154,8 +163,10 @@ struct DropoutOptions {
 /// functions (the increment is a graph assign), and one seed always gives the same sequence of masks.
 class Dropout : public Layer {
  public:
+  /// Drops a fraction `rate` of the elements in training; rate must be in [0, 1) (InvalidArgument otherwise).
   explicit Dropout(double rate, DropoutOptions options = {});
   std::string type_name() const override { return "Dropout"; }
+  /// The probability of zeroing an element.
   double rate() const noexcept { return rate_; }
   /// The seed the masks derive from.
   std::int32_t seed() const noexcept { return seed_; }
@@ -175,21 +186,26 @@ class Dropout : public Layer {
 /// SimpleRNNCell's and SimpleRNN's options (Keras names). Keras' default recurrent initializer is orthogonal,
 /// which Tracelab lacks: glorot_uniform is the default here.
 struct SimpleRNNOptions {
-  std::string activation = "tanh";
-  bool use_bias = true;
+  std::string activation = "tanh";  ///< none | linear | relu | sigmoid | tanh | softmax
+  bool use_bias = true;             ///< add a bias vector
+  /// Fills the kernel (features, units) at build.
   initializers::Initializer kernel_initializer = initializers::glorot_uniform();
+  /// Fills the recurrent kernel (units, units) at build.
   initializers::Initializer recurrent_initializer = initializers::glorot_uniform();
+  /// Fills the bias (units,) at build.
   initializers::Initializer bias_initializer = initializers::zeros();
   bool return_sequences = false;  ///< SimpleRNN only: all steps (batch, time, units) instead of the last
-  std::optional<std::uint64_t> seed{};
-  std::string name{};
+  std::optional<std::uint64_t> seed{};  ///< seeds the initializers; unset: tl::global_generator()
+  std::string name{};                   ///< empty: "simple_rnn_cell" / "simple_rnn", with a suffix when taken
 };
 
 /// One step h' = activation(x @ kernel + h @ recurrent_kernel + bias): x (batch, features), h (batch, units).
 class SimpleRNNCell : public Layer {
  public:
+  /// A cell with a state of `units` (> 0, else InvalidArgument); return_sequences is ignored.
   explicit SimpleRNNCell(std::int64_t units, SimpleRNNOptions options = {});
   std::string type_name() const override { return "SimpleRNNCell"; }
+  /// The size of the state.
   std::int64_t units() const noexcept { return units_; }
   using Layer::operator();
   /// One step from state h (batch, units) to the new state; builds on the first call like operator()(x).
@@ -212,8 +228,11 @@ class SimpleRNNCell : public Layer {
 /// (batch, time, units) with return_sequences.
 class SimpleRNN : public Layer {
  public:
+  /// An RNN whose cell has `units` (> 0, else InvalidArgument); `options.name` names this layer, the cell gets
+  /// its own name.
   explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
   std::string type_name() const override { return "SimpleRNN"; }
+  /// The cell it runs at each step (a tracked sub-layer: its weights are this layer's).
   const std::shared_ptr<SimpleRNNCell>& cell() const noexcept { return cell_; }
 
  protected:
@@ -228,6 +247,7 @@ class SimpleRNN : public Layer {
 /// A stack of layers, each feeding the next (tf.keras.Sequential). `training` is passed to every layer.
 class Sequential : public Layer {
  public:
+  /// A stack of `layers` (each add()ed in order); an empty name gives "sequential", "sequential_1", ...
   explicit Sequential(LayerList layers = {}, std::string name = "");
   std::string type_name() const override { return "Sequential"; }
   /// Appends a layer (tracked: its variables become the model's). The same layer may appear twice (shared weights).

@@ -55,6 +55,7 @@ class Loss {
   const std::string& name() const noexcept { return name_; }
 
  protected:
+  /// A loss named `name` (Keras' name).
   explicit Loss(std::string name) : name_(std::move(name)) {}
 
  private:
@@ -64,6 +65,7 @@ class Loss {
 /// tf.keras.losses.MeanSquaredError.
 class MeanSquaredError : public Loss {
  public:
+  /// A mean-squared-error loss.
   explicit MeanSquaredError(std::string name = "mean_squared_error") : Loss(std::move(name)) {}
   /// Per-sample mean squared error.
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
@@ -72,6 +74,7 @@ class MeanSquaredError : public Loss {
 /// tf.keras.losses.BinaryCrossentropy: targets in [0, 1], predictions probabilities or logits.
 class BinaryCrossentropy : public Loss {
  public:
+  /// `from_logits`: y_pred holds logits rather than probabilities.
   explicit BinaryCrossentropy(bool from_logits = false, std::string name = "binary_crossentropy")
       : Loss(std::move(name)), from_logits_(from_logits) {}
   /// Per-sample binary crossentropy (mean over the last axis).
@@ -86,6 +89,7 @@ class BinaryCrossentropy : public Loss {
 /// tf.keras.losses.CategoricalCrossentropy: one-hot (or soft) targets over the last axis.
 class CategoricalCrossentropy : public Loss {
  public:
+  /// `from_logits`: y_pred holds logits rather than probabilities.
   explicit CategoricalCrossentropy(bool from_logits = false, std::string name = "categorical_crossentropy")
       : Loss(std::move(name)), from_logits_(from_logits) {}
   /// Per-sample categorical crossentropy.
@@ -100,6 +104,7 @@ class CategoricalCrossentropy : public Loss {
 /// tf.keras.losses.SparseCategoricalCrossentropy: integer class labels.
 class SparseCategoricalCrossentropy : public Loss {
  public:
+  /// `from_logits`: y_pred holds logits rather than probabilities.
   explicit SparseCategoricalCrossentropy(bool from_logits = false,
                                          std::string name = "sparse_categorical_crossentropy")
       : Loss(std::move(name)), from_logits_(from_logits) {}

@@ -33,6 +33,7 @@ class Metric {
   const std::string& name() const noexcept { return name_; }
 
  protected:
+  /// A metric named `name`, with its total and count Variables at 0.
   explicit Metric(std::string name);
   /// Adds per-sample `values` (float32, any rank; rank >= 2 is averaged over its non-batch dims first).
   void accumulate(const Tensor& values);
@@ -46,6 +47,7 @@ class Metric {
 /// tf.keras.metrics.Mean: the mean of every value passed to update_state.
 class Mean : public Metric {
  public:
+  /// A mean, 0 until the first update.
   explicit Mean(std::string name = "mean") : Metric(std::move(name)) {}
   /// Adds `values` (float32, int32 or bool; cast to float32). A scalar counts as one sample.
   void update_state(const Tensor& values);
@@ -60,12 +62,14 @@ class MeanMetricWrapper : public Metric {
   virtual Tensor per_sample(const Tensor& y_true, const Tensor& y_pred) const = 0;
 
  protected:
+  /// A metric named `name`.
   explicit MeanMetricWrapper(std::string name) : Metric(std::move(name)) {}
 };
 
 /// tf.keras.metrics.MeanSquaredError: the mean of tl::losses::mean_squared_error over samples.
 class MeanSquaredError : public MeanMetricWrapper {
  public:
+  /// A running mean squared error.
   explicit MeanSquaredError(std::string name = "mean_squared_error") : MeanMetricWrapper(std::move(name)) {}
   /// Per-sample mean squared error.
   Tensor per_sample(const Tensor& y_true, const Tensor& y_pred) const override;
@@ -74,6 +78,7 @@ class MeanSquaredError : public MeanMetricWrapper {
 /// tf.keras.metrics.BinaryAccuracy: how often (y_pred > threshold) equals y_true (0 or 1).
 class BinaryAccuracy : public MeanMetricWrapper {
  public:
+  /// Predictions above `threshold` count as 1.
   explicit BinaryAccuracy(double threshold = 0.5, std::string name = "binary_accuracy")
       : MeanMetricWrapper(std::move(name)), threshold_(static_cast<float>(threshold)) {}
   /// 1 where the thresholded prediction matches the target, else 0 (shapes as for the losses).
@@ -88,6 +93,7 @@ class BinaryAccuracy : public MeanMetricWrapper {
 /// tf.keras.metrics.SparseCategoricalAccuracy: how often argmax(y_pred) equals the integer label.
 class SparseCategoricalAccuracy : public MeanMetricWrapper {
  public:
+  /// A running accuracy over integer labels.
   explicit SparseCategoricalAccuracy(std::string name = "sparse_categorical_accuracy")
       : MeanMetricWrapper(std::move(name)) {}
   /// 1 where argmax over the last axis of y_pred equals the label (int32 or integral float32), else 0.

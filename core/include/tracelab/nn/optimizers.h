@@ -64,6 +64,7 @@ class ExponentialDecay : public LearningRateSchedule {
 /// after the last boundary. Boundaries strictly increase; values has one more entry.
 class PiecewiseConstantDecay : public LearningRateSchedule {
  public:
+  /// Boundaries in [0, 2^31) and strictly increasing, one more value than boundaries; InvalidArgument otherwise.
   PiecewiseConstantDecay(std::vector<std::int64_t> boundaries, std::vector<double> values);
   /// The rate of the interval `step` falls in.
   Tensor operator()(const Tensor& step) const override;
@@ -76,6 +77,7 @@ class PiecewiseConstantDecay : public LearningRateSchedule {
 /// A learning rate: a plain number or a schedule (converts implicitly from either).
 class LearningRate {
  public:
+  /// A constant rate: finite and >= 0 (InvalidArgument otherwise).
   LearningRate(double value);  // NOLINT(google-explicit-constructor): Adam(0.01)
   /// Any LearningRateSchedule, copied in: Adam(tl::optimizers::ExponentialDecay(0.1, 1000, 0.9)).
   template <class S, std::enable_if_t<std::is_base_of_v<LearningRateSchedule, S>, int> = 0>
@@ -149,20 +151,24 @@ class Optimizer {
   const std::string& name() const noexcept;
 
  protected:
+  /// An optimizer named `name` (the prefix of its variables), with its `iterations` Variable at 0.
   Optimizer(std::string name, LearningRate learning_rate);
   /// Copies (of an Adam as an Adam, ...) share the state — iterations, slots — like Python references.
   /// Protected, so an Optimizer& cannot be assigned from another kind of optimizer.
   Optimizer(const Optimizer&) = default;
+  /// Makes this optimizer share the other's state, as the copy does.
   Optimizer& operator=(const Optimizer&) = default;
   /// The slots each variable gets, e.g. {"m", "v"} (may be empty).
   virtual std::vector<std::string> slot_names() const = 0;
   /// The op that updates every variable of a step and its slots in place (an `_apply` op of
   /// core/ops/optimizer_ops.cpp), its scalar inputs (after the gradients) and its attributes.
   struct ApplyCall {
-    const OpDef* op;
-    std::vector<Tensor> scalars;
-    const Attrs* attrs;
+    const OpDef* op;               ///< the registry op; not owned (registry ops live for the process)
+    std::vector<Tensor> scalars;   ///< inputs after the gradients, e.g. the learning rate
+    const Attrs* attrs;            ///< its attributes; not owned, must outlive the apply_gradients call
   };
+  /// The op, scalars and attributes of one step; apply_gradients runs the op once, on every gradient, variable
+  /// and slot of the step together.
   virtual ApplyCall apply_call(const UpdateContext& context) const = 0;
 
  private:

@@ -16,6 +16,7 @@
 
 namespace tl {
 
+/// A one-line terminal progress bar (Keras' Progbar): step, rate, ETA and metrics, redrawn in place.
 class ProgressBar {
  public:
   /// A bar for `total` steps writing to stderr, enabled only when stderr is a terminal.
@@ -29,6 +30,7 @@ class ProgressBar {
   void finish();
   /// The line that update() would draw (without the leading carriage return).
   std::string line(std::int64_t step, const std::vector<std::pair<std::string, double>>& metrics, double seconds) const;
+  /// Whether it draws anything; when false, update() and finish() do nothing.
   bool enabled() const noexcept { return enabled_; }
 
  private:

@@ -39,12 +39,14 @@ class LoadedFunction {
   /// Made by load(); wraps the concrete function rebuilt from the file.
   LoadedFunction(std::shared_ptr<ConcreteFunction> function, Signature signature);
 
+  /// The name it was saved under.
   const std::string& name() const noexcept { return signature_.name; }
   /// The saved signature.
   const Signature& signature() const noexcept { return signature_; }
   /// Runs the graph. Throws InvalidArgument naming the function, the argument, the expected spec and what it got
   /// when the count, a dtype, a rank or a known dim does not fit.
   std::vector<Tensor> operator()(std::span<const Tensor> inputs) const;
+  /// Runs the graph on a braced list of tensors: `f({x})`.
   std::vector<Tensor> operator()(std::initializer_list<Tensor> inputs) const {
     return (*this)(std::span<const Tensor>(inputs.begin(), inputs.size()));
   }
@@ -59,7 +61,9 @@ class LoadedFunction {
 /// What load() returns: the functions by name and the variables they share.
 class SavedModel {
  public:
+  /// A model with no functions.
   SavedModel() = default;
+  /// Made by load(): the functions, and the variables their graphs are bound to.
   SavedModel(std::vector<LoadedFunction> functions, std::vector<Variable> variables);
 
   /// The function saved as `name`; InvalidArgument listing the saved names when there is none.
@@ -84,11 +88,16 @@ class SavedModel {
 /// function (to save it again). A tl::AnyFunction with an input signature and no trace yet (JavaScript's
 /// tl.function is one) is traced for its signature, as TensorFlow saves a tf.function with an input_signature.
 struct Named {
+  /// A concrete function; it must outlive the save.
   Named(std::string name, const ConcreteFunction& function) : name(std::move(name)), function(&function) {}
+  /// The one concrete function of `traced`, traced now for its input signature if it has one and no trace yet;
+  /// InvalidArgument when it has none or several.
   Named(std::string name, AnyFunction& traced);
+  /// The one concrete function of a tl::function; InvalidArgument when it has none or several.
   template <class F>
   Named(std::string name, const Function<F>& function)
       : name(std::move(name)), function(only_concrete_function(this->name, function.concrete_functions())) {}
+  /// A loaded function, to save it again.
   Named(std::string name, const LoadedFunction& function)
       : name(std::move(name)), function(&function.concrete_function()) {}
 
@@ -103,9 +112,11 @@ struct Named {
 /// The saved model as bytes (the file's format; for the browser). Throws InvalidArgument for an empty or repeated
 /// name, a function with no concrete function or several, or a graph that cannot be saved (a dataset_loop node).
 std::vector<std::uint8_t> to_bytes(std::span<const Named> functions);
+/// The same from a braced list: `to_bytes({{"predict", f}})`.
 std::vector<std::uint8_t> to_bytes(std::initializer_list<Named> functions);
 /// Writes the saved model to `path` atomically, as checkpoints are written.
 void save(const std::string& path, std::span<const Named> functions);
+/// The same from a braced list: `save("model.tlsm", {{"predict", f}})`.
 void save(const std::string& path, std::initializer_list<Named> functions);
 
 /// Loads a saved model from bytes. Validates everything (magic, version, checksums, every graph, the variables'

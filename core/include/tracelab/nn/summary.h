@@ -48,6 +48,7 @@ class ScalarWriter : public SummaryWriter {
   void scalar(const std::string& tag, const Tensor& value, std::int64_t step);
   /// SummaryWriter's entry point: scalar(tag, value, step).
   void write_scalar(const std::string& tag, double value, std::int64_t step) override { scalar(tag, value, step); }
+  /// The file it appends to.
   const std::string& path() const noexcept { return path_; }
 
  private:
@@ -64,6 +65,7 @@ class DefaultWriter {
   explicit DefaultWriter(SummaryWriter& writer);
   /// Makes `writer` the default and `step` the current step.
   DefaultWriter(SummaryWriter& writer, std::int64_t step);
+  /// Brings back the previous default writer, and the previous step if this scope set one.
   ~DefaultWriter();
   DefaultWriter(const DefaultWriter&) = delete;
   DefaultWriter& operator=(const DefaultWriter&) = delete;

@@ -17,6 +17,7 @@
 
 #include "tracelab/tensor/tensor.h"
 
+/// Runtime assertions on tensor values (tf.debugging): each checks eagerly at once and, traced, on every call.
 namespace tl::debugging {
 
 /// How many elements of each tensor an assertion's error shows by default (TensorFlow's summarize default).

@@ -39,10 +39,10 @@ Tensor greater(const Tensor& x, const Tensor& y);        ///< x > y
 Tensor greater_equal(const Tensor& x, const Tensor& y);  ///< x >= y
 
 // ---- logical, on bool tensors ----
-Tensor logical_and(const Tensor& x, const Tensor& y);
-Tensor logical_or(const Tensor& x, const Tensor& y);
-Tensor logical_xor(const Tensor& x, const Tensor& y);
-Tensor logical_not(const Tensor& x);
+Tensor logical_and(const Tensor& x, const Tensor& y);  ///< x and y, broadcasting
+Tensor logical_or(const Tensor& x, const Tensor& y);   ///< x or y, broadcasting
+Tensor logical_xor(const Tensor& x, const Tensor& y);  ///< x != y, broadcasting
+Tensor logical_not(const Tensor& x);                   ///< not x
 
 // ---- selection ----
 /// cond ? x : y elementwise; all three broadcast together (TensorFlow 2's tf.where).
@@ -50,18 +50,22 @@ Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y);
 /// min(max(x, lo), hi); lo and hi broadcast to x's shape.
 Tensor clip_by_value(const Tensor& x, const Tensor& lo, const Tensor& hi);
 
+/** @{ */
+/// add, sub, mul, div and neg as operators; a C++ number on either side is a weak scalar of the tensor's dtype.
 Tensor operator+(const Tensor& x, const Tensor& y);
 Tensor operator-(const Tensor& x, const Tensor& y);
 Tensor operator*(const Tensor& x, const Tensor& y);
 Tensor operator/(const Tensor& x, const Tensor& y);
 Tensor operator-(const Tensor& x);
+/** @} */
 
-// Comparison and logical operators, elementwise as TensorFlow 2's Python operators on tensors: `x > 0.5f` is a
-// bool tensor, `(x > 0) & (x < 1)` combines masks, `~mask` negates one (logical ops take bool tensors). A C++
-// number on either side is a weak scalar of the tensor's dtype. `x == y` compares elements too (TF 2's
-// Tensor.__eq__); to ask whether two handles are the same tensor, compare `a.impl_ptr() == b.impl_ptr()`. Like
-// any bool tensor, a result used as a C++ `bool` (`if (x > 0)`) reads its value: eagerly a one-element tensor's
-// value, while tracing an error pointing to tl::cond.
+/** @{ */
+/// Comparison and logical operators, elementwise as TensorFlow 2's Python operators on tensors: `x > 0.5f` is a
+/// bool tensor, `(x > 0) & (x < 1)` combines masks, `~mask` negates one (logical ops take bool tensors). A C++
+/// number on either side is a weak scalar of the tensor's dtype. `x == y` compares elements too (TF 2's
+/// Tensor.__eq__); to ask whether two handles are the same tensor, compare `a.impl_ptr() == b.impl_ptr()`. Like
+/// any bool tensor, a result used as a C++ `bool` (`if (x > 0)`) reads its value: eagerly a one-element tensor's
+/// value, while tracing an error pointing to tl::cond.
 Tensor operator==(const Tensor& x, const Tensor& y);
 Tensor operator!=(const Tensor& x, const Tensor& y);
 Tensor operator<(const Tensor& x, const Tensor& y);
@@ -72,5 +76,6 @@ Tensor operator&(const Tensor& x, const Tensor& y);
 Tensor operator|(const Tensor& x, const Tensor& y);
 Tensor operator^(const Tensor& x, const Tensor& y);
 Tensor operator~(const Tensor& x);
+/** @} */
 
 }  // namespace tl

@@ -12,6 +12,8 @@
 
 namespace tl {
 
+/// The table of op definitions. Ops are added once (at start-up, or on first use by the layer defining them) and
+/// never removed, so `const OpDef&` references stay valid for the whole process.
 class OpRegistry {
  public:
   /// The process-wide registry holding all built-in ops.

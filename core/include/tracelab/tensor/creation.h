@@ -14,6 +14,7 @@
 
 namespace tl {
 
+/** @{ */
 /// A tensor holding `values` (row-major) with `shape`; the count must match (ShapeError otherwise).
 Tensor constant(std::vector<float> values, const Shape& shape);
 Tensor constant(std::vector<std::int32_t> values, const Shape& shape);
@@ -21,13 +22,18 @@ Tensor constant(std::vector<bool> values, const Shape& shape);
 Tensor constant(std::initializer_list<float> values, const Shape& shape);
 Tensor constant(std::initializer_list<std::int32_t> values, const Shape& shape);
 Tensor constant(std::initializer_list<bool> values, const Shape& shape);
+/** @} */
+/** @{ */
 /// A 1-D tensor holding `values`.
 Tensor constant(std::initializer_list<float> values);
 Tensor constant(std::initializer_list<std::int32_t> values);
+/** @} */
+/** @{ */
 /// A (non-weak) rank-0 tensor.
 Tensor scalar(float value);
 Tensor scalar(std::int32_t value);
 Tensor scalar(bool value);
+/** @} */
 
 /// Zeros of a shape and dtype.
 Tensor zeros(const Shape& shape, DType dtype = float32);
@@ -54,6 +60,7 @@ Tensor range(Limit limit) {
 /// A seeded random generator (PCG32) whose streams are bit-identical natively and in WASM.
 class Generator {
  public:
+  /// A generator whose stream is fixed by `seed`.
   explicit Generator(std::uint64_t seed);
   /// Uniform in [minval, maxval): float32 (24 random bits) or int32 (unbiased).
   Tensor uniform(const Shape& shape, double minval = 0, double maxval = 1, DType dtype = float32);

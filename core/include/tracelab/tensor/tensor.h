@@ -25,8 +25,9 @@ namespace tl {
 
 /// The static description of a tensor: dtype and (possibly partially known) shape.
 struct TensorMeta {
-  DType dtype = DType::float32;
-  Shape shape;
+  DType dtype = DType::float32;  ///< element type
+  Shape shape;                   ///< dims; -1 for a dim unknown while tracing
+  /// Same dtype and same dims (unknown equals unknown only).
   friend bool operator==(const TensorMeta& a, const TensorMeta& b) { return a.dtype == b.dtype && a.shape == b.shape; }
 };
 
@@ -68,6 +69,7 @@ struct TensorImpl {
 };
 }  // namespace detail
 
+/// A tensor handle. Copies share the same immutable values (or the same symbolic value); ops make new tensors.
 class Tensor {
  public:
   /// An empty handle; using it in an op is an InvalidArgument error.
@@ -81,11 +83,17 @@ class Tensor {
   /// Wraps an implementation (used by the execution and tracing layers).
   explicit Tensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
 
+  /// False for an empty handle (default-constructed). The accessors below throw InvalidArgument on one.
   bool defined() const noexcept { return impl_ != nullptr; }
+  /// The element type.
   DType dtype() const { return impl().meta.dtype; }
+  /// The dims; a symbolic tensor's may contain -1 (unknown until the graph runs).
   const Shape& shape() const { return impl().meta.shape; }
+  /// Dtype and shape together.
   const TensorMeta& meta() const { return impl().meta; }
+  /// Number of dims (0 for a scalar).
   int rank() const { return shape().rank(); }
+  /// Product of the dims; throws InvalidArgument when a dim is unknown.
   std::int64_t num_elements() const { return shape().num_elements(); }
   /// True for the output of a node of a graph being traced: it has no values yet.
   bool is_symbolic() const { return impl().symbol != nullptr; }
@@ -108,10 +116,12 @@ class Tensor {
   /// The values alone, NumPy style: [[1. 2.] [3. 4.]]; long tensors are elided with "...".
   std::string values_str() const;
 
+  /// The implementation (for the execution and tracing layers); throws InvalidArgument on an empty handle.
   const detail::TensorImpl& impl() const {
     if (impl_ == nullptr) empty_handle_error();
     return *impl_;
   }
+  /// The shared implementation pointer, null for an empty handle.
   const std::shared_ptr<detail::TensorImpl>& impl_ptr() const noexcept { return impl_; }
 
  private:
@@ -126,6 +136,7 @@ class Tensor {
   std::shared_ptr<detail::TensorImpl> impl_;
 };
 
+/// Writes tensor.str().
 std::ostream& operator<<(std::ostream& out, const Tensor& tensor);
 
 namespace detail {

@@ -12,17 +12,23 @@
 
 namespace tl {
 
+/// An input signature entry: the dtype and shape (-1 for any size) an argument must have, and an optional name.
 class TensorSpec {
  public:
+  /// A float32 scalar spec.
   TensorSpec() = default;
   /// A spec; a dim of -1 accepts any size. Throws InvalidArgument for dims below -1.
   TensorSpec(Shape shape, DType dtype = float32, std::string name = {});
   /// The exact spec of a tensor (its dtype and shape).
   static TensorSpec from_tensor(const Tensor& tensor, std::string name = {});
 
+  /// The shape; -1 dims accept any size.
   const Shape& shape() const noexcept { return shape_; }
+  /// The dtype an argument must have.
   DType dtype() const noexcept { return dtype_; }
+  /// The argument's name, or empty (printed as None).
   const std::string& name() const noexcept { return name_; }
+  /// Dtype and shape as a meta (the name dropped).
   TensorMeta meta() const { return TensorMeta{dtype_, shape_}; }
 
   /// True when a tensor with `meta` fits: same dtype and rank, and every known dim here equals meta's.
