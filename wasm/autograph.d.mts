@@ -13,6 +13,7 @@ export declare const toCode: Autograph['toCode'];
 /**
  * A converted, strict-mode copy of fn (not a method) whose free variables are `tl` — the loaded API, passed here
  * because this entry has none — and the entries of `scope`; see Autograph.toFunction.
+ * @typeParam F fn's type, which the copy keeps.
  */
 export declare function toFunction<F extends (...args: any[]) => unknown>(fn: F, scope: Record<string, unknown> | undefined,
                                                                           tl: Tracelab): F;

@@ -1,9 +1,11 @@
 // TypeScript declarations of Tracelab's JavaScript API (wasm/tracelab.mjs; editors pick this file up next to it).
+// scripts/reference_js.sh turns them into the HTML reference (build/api/js/index.html); docs/js-api.md is the guide.
 //
 // Every options or config object declared here lists all the keys its API accepts: at run time a key not listed is an
 // InvalidArgument naming it and the accepted ones (never ignored), as is a value of the wrong kind. Shapes must hold
 // non-negative integers (null / -1 for "any size" only in TensorSpecs and padded shapes), dtypes be DType, axes
-// integers; each bad one is an InvalidArgument naming the API and the argument's path (docs/js-api.md, "Options").
+// integers; each bad one is an InvalidArgument naming the API and the argument's path (docs/js-api.md, "Shapes,
+// dtypes, axes and options").
 
 /** 'float32', 'int32' or 'bool'. */
 export type DType = 'float32' | 'int32' | 'bool';
@@ -14,6 +16,10 @@ export type DType = 'float32' | 'int32' | 'bool';
 export type TensorLike = Tensor | Variable | TensorValues;
 /** What tl.tensor converts: numbers and booleans, nested arrays of equal lengths, typed arrays (also innermost). */
 export type TensorValues = number | boolean | NestedArray | InputTypedArray;
+/**
+ * Nested arrays of numbers or booleans, one dim per level; the innermost level may be a typed array. Ragged nesting
+ * (`[[1, 2], [3]]`) is a ShapeError.
+ */
 export type NestedArray = (number | boolean)[] | (NestedArray | InputTypedArray)[];
 /** Typed arrays tl.tensor accepts: Int32Array, Uint8Array and Uint8ClampedArray make int32 tensors, the others float32. */
 export type InputTypedArray = Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array |
@@ -21,99 +27,240 @@ export type InputTypedArray = Float32Array | Float64Array | Int8Array | Int16Arr
 /** The values dataSync() copies out: Float32Array (float32), Int32Array (int32) or Uint8Array (bool). */
 export type TypedArray = Float32Array | Int32Array | Uint8Array;
 
-/** A tensor: shape, dtype and a handle to values held by the WASM core. */
+/**
+ * A tensor (tf.Tensor): shape, dtype and a handle to values held by the WASM core. Make one with tl.tensor and the
+ * other creation functions; free it with dispose() or inside tl.tidy. Every method below is the tl function of the
+ * same name with this tensor as the first argument (`x.add(y)` is `tl.add(x, y)`); an argument that is not a tensor
+ * converts as tl.tensor's values do, taking this tensor's dtype. A method of a disposed tensor throws InvalidArgument.
+ */
 export declare class Tensor {
   /** The dims, e.g. [2, 3]. */
   readonly shape: number[];
+  /** The element type: 'float32', 'int32' or 'bool'. */
   readonly dtype: DType;
   /** True while a tl.function traces: it stands for a graph value and has no data. */
   readonly symbolic: boolean;
   /** True after dispose(). */
   readonly isDisposed: boolean;
+  /** The number of dims (shape.length). */
   readonly rank: number;
+  /** The number of elements (the product of the dims). */
   readonly size: number;
-  /** The values, copied out of WASM memory. */
+  /**
+   * The values, copied out of WASM memory (tf.Tensor.dataSync). Throws OperatorNotAllowedInGraphError for a
+   * symbolic tensor (inside a tl.function's trace).
+   */
   dataSync(): TypedArray;
+  /** dataSync() as a promise (tf.Tensor.data); the copy is made at once. */
   data(): Promise<TypedArray>;
-  /** The values as nested arrays. */
+  /** The values as nested arrays (a scalar as a number or boolean); throws for a symbolic tensor as dataSync does. */
   arraySync(): any;
+  /** arraySync() as a promise (tf.Tensor.array). */
   array(): Promise<any>;
   /** TensorFlow's printed form, e.g. "tl.Tensor(shape=(2,), dtype=float32, values=[1. 2.])". */
   toString(): string;
+  /** Writes toString() to the console, or to the handler of tl.setLogHandler. */
   print(): void;
   /** Releases the values (idempotent). */
   dispose(): void;
-  add(b: TensorLike): Tensor; sub(b: TensorLike): Tensor; mul(b: TensorLike): Tensor; div(b: TensorLike): Tensor;
-  pow(b: TensorLike): Tensor; maximum(b: TensorLike): Tensor; minimum(b: TensorLike): Tensor;
-  equal(b: TensorLike): Tensor; less(b: TensorLike): Tensor; greater(b: TensorLike): Tensor;
-  notEqual(b: TensorLike): Tensor; lessEqual(b: TensorLike): Tensor; greaterEqual(b: TensorLike): Tensor;
-  logicalAnd(b: TensorLike): Tensor; logicalOr(b: TensorLike): Tensor; logicalXor(b: TensorLike): Tensor;
+  /** this + b, element-wise with broadcasting (tf.add). */
+  add(b: TensorLike): Tensor;
+  /** this - b, element-wise with broadcasting (tf.sub). */
+  sub(b: TensorLike): Tensor;
+  /** this * b, element-wise with broadcasting (tf.mul). */
+  mul(b: TensorLike): Tensor;
+  /** this / b, element-wise with broadcasting (tf.div). */
+  div(b: TensorLike): Tensor;
+  /** this ** b, element-wise with broadcasting (tf.pow). */
+  pow(b: TensorLike): Tensor;
+  /** The larger of this and b, element-wise (tf.maximum). */
+  maximum(b: TensorLike): Tensor;
+  /** The smaller of this and b, element-wise (tf.minimum). */
+  minimum(b: TensorLike): Tensor;
+  /** this == b element-wise, a bool tensor (tf.equal). */
+  equal(b: TensorLike): Tensor;
+  /** this < b element-wise, a bool tensor (tf.less). */
+  less(b: TensorLike): Tensor;
+  /** this > b element-wise, a bool tensor (tf.greater). */
+  greater(b: TensorLike): Tensor;
+  /** this != b element-wise, a bool tensor (tf.notEqual). */
+  notEqual(b: TensorLike): Tensor;
+  /** this <= b element-wise, a bool tensor (tf.lessEqual). */
+  lessEqual(b: TensorLike): Tensor;
+  /** this >= b element-wise, a bool tensor (tf.greaterEqual). */
+  greaterEqual(b: TensorLike): Tensor;
+  /** Logical and of two bool tensors (tf.logicalAnd). */
+  logicalAnd(b: TensorLike): Tensor;
+  /** Logical or of two bool tensors (tf.logicalOr). */
+  logicalOr(b: TensorLike): Tensor;
+  /** Logical exclusive or of two bool tensors (tf.logicalXor). */
+  logicalXor(b: TensorLike): Tensor;
+  /** Logical not of a bool tensor (tf.logicalNot). */
   logicalNot(): Tensor;
-  neg(): Tensor; abs(): Tensor; exp(): Tensor; log(): Tensor; sqrt(): Tensor; square(): Tensor;
-  relu(): Tensor; sigmoid(): Tensor; tanh(): Tensor; softmax(axis?: number): Tensor; logSoftmax(axis?: number): Tensor;
+  /** -this (tf.neg). */
+  neg(): Tensor;
+  /** |this| (tf.abs). */
+  abs(): Tensor;
+  /** e ** this (tf.exp). */
+  exp(): Tensor;
+  /** The natural logarithm (tf.log). */
+  log(): Tensor;
+  /** The square root (tf.sqrt). */
+  sqrt(): Tensor;
+  /** this * this (tf.square). */
+  square(): Tensor;
+  /** max(this, 0) (tf.relu). */
+  relu(): Tensor;
+  /** 1 / (1 + e ** -this) (tf.sigmoid). */
+  sigmoid(): Tensor;
+  /** The hyperbolic tangent (tf.tanh). */
+  tanh(): Tensor;
+  /** Softmax along `axis` (default the last) (tf.softmax). */
+  softmax(axis?: number): Tensor;
+  /** Log of the softmax along `axis` (default the last) (tf.logSoftmax). */
+  logSoftmax(axis?: number): Tensor;
+  /** The matrix product with b, either transposed first (tf.matMul); mismatched inner dims are a ShapeError. */
   matMul(b: TensorLike, transposeA?: boolean, transposeB?: boolean): Tensor;
-  sum(axis?: number | number[], keepDims?: boolean): Tensor; mean(axis?: number | number[], keepDims?: boolean): Tensor;
-  max(axis?: number | number[], keepDims?: boolean): Tensor; min(axis?: number | number[], keepDims?: boolean): Tensor;
+  /** The sum over `axis` (default: every axis) (tf.sum). */
+  sum(axis?: number | number[], keepDims?: boolean): Tensor;
+  /** The mean over `axis` (default: every axis) (tf.mean). */
+  mean(axis?: number | number[], keepDims?: boolean): Tensor;
+  /** The maximum over `axis` (default: every axis) (tf.max). */
+  max(axis?: number | number[], keepDims?: boolean): Tensor;
+  /** The minimum over `axis` (default: every axis) (tf.min). */
+  min(axis?: number | number[], keepDims?: boolean): Tensor;
+  /** The index of the largest value along `axis` (default 0), an int32 tensor (tf.argMax). */
   argMax(axis?: number): Tensor;
-  reshape(shape: number[]): Tensor; transpose(perm?: number[]): Tensor; expandDims(axis?: number): Tensor;
-  squeeze(axis?: number | number[]): Tensor; slice(begin: number[], size: number[]): Tensor;
-  gather(indices: TensorLike, axis?: number): Tensor; cast(dtype: DType): Tensor; broadcastTo(shape: number[]): Tensor;
-  clipByValue(lo: TensorLike, hi: TensorLike): Tensor; stopGradient(): Tensor;
+  /** The same values in another shape; one dim may be -1 (tf.reshape). Eagerly it shares this tensor's values. */
+  reshape(shape: number[]): Tensor;
+  /** The dims permuted by `perm` (default: reversed) (tf.transpose). */
+  transpose(perm?: number[]): Tensor;
+  /** A dim of 1 inserted at `axis` (default 0) (tf.expandDims). */
+  expandDims(axis?: number): Tensor;
+  /** Dims of 1 removed: those in `axis`, or all (tf.squeeze). */
+  squeeze(axis?: number | number[]): Tensor;
+  /** The block starting at `begin` of `size` (a size of -1: to the end) (tf.slice). */
+  slice(begin: number[], size: number[]): Tensor;
+  /** The slices at `indices` along `axis` (default 0) (tf.gather). */
+  gather(indices: TensorLike, axis?: number): Tensor;
+  /** The values converted to `dtype` (tf.cast). */
+  cast(dtype: DType): Tensor;
+  /** The values broadcast to `shape` (tf.broadcastTo). */
+  broadcastTo(shape: number[]): Tensor;
+  /** The values clipped to [lo, hi] (tf.clipByValue). */
+  clipByValue(lo: TensorLike, hi: TensorLike): Tensor;
+  /** The same values, with no gradient flowing through (tf.stopGradient). */
+  stopGradient(): Tensor;
 }
 
-/** A mutable tensor with a name (tf.Variable); ops accept it directly. */
+/** A mutable tensor with a name (tf.Variable); ops accept it directly. Make one with tl.variable. */
 export declare class Variable {
+  /** The name given to tl.variable ('Variable' by default). */
   readonly name: string;
+  /** The dims; fixed for the variable's life. */
   readonly shape: number[];
+  /** The element type; fixed for the variable's life. */
   readonly dtype: DType;
+  /** Whether tapes watch it on their own and optimizers' minimize picks it by default. */
   readonly trainable: boolean;
   /** The current value (inside tl.function, a read node of the graph). */
   read(): Tensor;
   /** Replaces the value (same shape and dtype; a ShapeError / DTypeError leaves it unchanged). */
   assign(value: TensorLike): void;
+  /** Adds `delta` to the value (tf.Variable.assign_add); errors as assign. */
   assignAdd(delta: TensorLike): void;
+  /** Subtracts `delta` from the value (tf.Variable.assign_sub); errors as assign. */
   assignSub(delta: TensorLike): void;
+  /** Releases the variable; a graph that captured it keeps its own reference. */
   dispose(): void;
 }
 
-/** Records ops from construction until stopRecording() or dispose(). */
+/** Records ops from construction until stopRecording() or dispose() (tf.GradientTape). */
 export declare class GradientTape {
+  /**
+   * Starts recording. `persistent`: gradient() may be called more than once (default false).
+   * `watchAccessedVariables`: trainable variables read while recording are watched on their own (default true).
+   */
   constructor(options?: { persistent?: boolean; watchAccessedVariables?: boolean });
+  /** Watches tensors or variables so that gradient() can differentiate with respect to them. */
   watch(...sources: Array<Tensor | Variable | Array<Tensor | Variable>>): void;
+  /** Stops recording; gradient() still works for what was recorded. */
   stopRecording(): void;
-  /** d target / d sources; null where the target does not depend on a source (unless unconnectedGradients 'zero'). */
+  /**
+   * d target / d sources; null where the target does not depend on a source (unless unconnectedGradients 'zero').
+   * A second call on a tape that is not persistent throws InvalidArgument.
+   */
   gradient(target: Tensor, sources: Tensor | Variable, options?: { unconnectedGradients?: 'none' | 'zero' }): Tensor | null;
   gradient(target: Tensor, sources: Array<Tensor | Variable>, options?: { unconnectedGradients?: 'none' | 'zero' }): Array<Tensor | null>;
   /** The variables read while recording, in first-read order. */
   watchedVariables(): Variable[];
+  /** Releases the tape and what it recorded. */
   dispose(): void;
 }
 
-/** The shape (null = any size) and dtype an input signature accepts. */
+/** The shape (null = any size) and dtype an input signature accepts (tf.TensorSpec). */
 export declare class TensorSpec {
+  /** `shape` with null (or -1) for a dim of any size; `dtype` float32 by default; `name` names the argument. */
   constructor(shape: Array<number | null>, dtype?: DType, name?: string | null);
+  /** The dims, -1 for any size. */
   readonly shape: number[];
+  /** The accepted dtype. */
   readonly dtype: DType;
 }
 
 /** One call of a tl.function, as its call history keeps it (index counts every call, recorded or not). */
 export interface CallRecord {
-  index: number; traced: boolean; key: string; reason: string; warning: string;
-  concreteIndex: number; traceUs: number; executeUs: number;
+  /** The call's number, from 0, counting every call. */
+  index: number;
+  /** Whether this call traced a new concrete function. */
+  traced: boolean;
+  /** The call's trace key, as text. */
+  key: string;
+  /** Why it traced ("first call", "arg 0 (x): dim 1 changed 1 -> 2"), or "" when it did not. */
+  reason: string;
+  /** The frequent-retracing warning this call gave, or "". */
+  warning: string;
+  /** The index in concreteFunctions() of the concrete function that ran. */
+  concreteIndex: number;
+  /** Tracing, optimizing and planning time of a call that traced, µs (0 otherwise). */
+  traceUs: number;
+  /** The graph's run time, µs; 0 unless the function has recordTimings: true. */
+  executeUs: number;
 }
-export interface PassReport { pass: string; before: number; after: number; }
+/** What one optimization pass did to a traced graph. */
+export interface PassReport {
+  /** The pass's name. */
+  pass: string;
+  /** Nodes before the pass. */
+  before: number;
+  /** Nodes after the pass. */
+  after: number;
+}
 /** A traced graph: signature, text and JSON before and after the optimization passes. */
 export interface ConcreteFunction {
-  signature: string; graph: string; tracedGraph: string; graphJson: string; tracedGraphJson: string; passes: PassReport[];
+  /** The pretty-printed signature of the inputs it was traced for. */
+  signature: string;
+  /** The optimized graph (the one that runs), one SSA line per node. */
+  graph: string;
+  /** The graph as traced, before the passes. */
+  tracedGraph: string;
+  /** The optimized graph as JSON. */
+  graphJson: string;
+  /** The traced graph as JSON. */
+  tracedGraphJson: string;
+  /** One report per optimization pass, in order. */
+  passes: PassReport[];
 }
 /** One argument's entry in an input signature: a TensorSpec, or arrays / plain objects of them (a nested argument). */
 export type SignatureSpec = TensorSpec | SignatureSpec[] | { [key: string]: SignatureSpec };
+/** The options of tl.function (tf.function's arguments, in camelCase); an unknown key is an InvalidArgument. */
 export interface FunctionOptions {
   /** The accepted arguments, one entry per argument; an entry may nest. A call of another structure is a TypeError
    *  naming the path where it differs ("args[0].y is missing ..."). */
   inputSignature?: SignatureSpec[] | null;
   /** TensorFlow's reduce_retracing (experimental_relax_shapes). */
   reduceRetracing?: boolean;
+  /** The name used in messages, warnings and signatures (default: fn.name). */
   name?: string;
   /** Frequent-retracing warnings per count: 2 (current TF) by default, -1 = no limit (TF 2.1). */
   maxRetracingWarnings?: number;
@@ -121,6 +268,7 @@ export interface FunctionOptions {
    *  made at the same place — TensorFlow counts per Python function, so a tl.function created in a loop warns
    *  (default true); false counts this function alone. */
   shareRetracingCount?: boolean;
+  /** Names for the arguments in signatures and retrace reasons (default: arg0, arg1, ...). */
   argNames?: string[];
   /** How many of the latest calls keep a record in `calls` (the oldest dropped): 100 by default, 0 for none. */
   callHistory?: number;
@@ -142,7 +290,10 @@ export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined 
   : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
 /** What a traced function's arraySync gives for a result of type R: each tensor's arraySync() instead of the tensor. */
 export type ResultArrays<R> = R extends undefined | void ? undefined : R extends readonly unknown[] ? any[] : any;
-/** A traced function (tf.function). */
+/**
+ * A traced function (tf.function), made by tl.function. Calling it traces fn on a new trace key and runs the cached
+ * graph otherwise; it returns what fn returned. An exception thrown by fn is rethrown from the call.
+ */
 export interface TracedFunction<R> {
   (...args: FunctionArg[]): R;
   /** The call's results as values: each tensor's dataSync() (an array of them, or undefined, as the function
@@ -152,24 +303,40 @@ export interface TracedFunction<R> {
   /** The same with each tensor's arraySync() instead (a scalar's value as a number, nested arrays otherwise): the
    *  cheapest way to read a training step's loss, `const loss = step.arraySync(x, y)` (nothing allocated). */
   arraySync(...args: FunctionArg[]): ResultArrays<R>;
+  /** How many times fn was traced (tf.function's experimental_get_tracing_count). */
   readonly tracingCount: number;
   /** The records of the last `callHistory` calls, oldest first. */
   readonly calls: CallRecord[];
+  /** Every concrete function's signature, as tf.function's pretty_printed_concrete_signatures. */
   prettyPrintedConcreteSignatures(): string;
+  /** The concrete functions traced so far, in trace order. */
   concreteFunctions(): ConcreteFunction[];
+  /** The concrete function for these arguments (TensorSpecs allowed), traced now if there is none yet. */
   getConcreteFunction(...args: FunctionArg[]): ConcreteFunction;
+  /** Forgets the call history. */
   clearCalls(): void;
+  /** Releases the concrete functions; later calls throw InvalidArgument. */
   dispose(): void;
 }
 
 /** A saved spec: dtype and shape (-1 = any size); inputs carry the argument's name. */
-export interface SavedSpec { name?: string; dtype: DType; shape: number[]; }
+export interface SavedSpec {
+  /** The argument's name (inputs only). */
+  name?: string;
+  /** The accepted dtype. */
+  dtype: DType;
+  /** The dims, -1 for any size. */
+  shape: number[];
+}
 /** A function of a loaded saved model: checks its arguments against the saved signature, runs the saved graph. */
 export interface LoadedFunction {
   /** One tensor per saved input; returns a tensor (one output), an array (several) or undefined (none). */
   (...args: TensorLike[]): Tensor | Tensor[] | undefined;
+  /** The name it was saved under. */
   readonly name: string;
+  /** The saved input specs, in argument order. */
   readonly inputs: SavedSpec[];
+  /** The saved output specs. */
   readonly outputs: SavedSpec[];
   /** "predict(x: float32 (None, 4)) -> (float32 (None, 1))" */
   readonly signature: string;
@@ -179,7 +346,14 @@ export interface SavedModel {
   /** The loaded functions by the names they were saved under. */
   functions: Record<string, LoadedFunction>;
   /** Each function's signature. */
-  signatures: Record<string, { inputs: SavedSpec[]; outputs: SavedSpec[]; text: string }>;
+  signatures: Record<string, {
+    /** The input specs, in argument order. */
+    inputs: SavedSpec[];
+    /** The output specs. */
+    outputs: SavedSpec[];
+    /** The signature as text, as LoadedFunction.signature. */
+    text: string;
+  }>;
   /** The restored variables, each once, shared by the functions (a loaded train step updates them). */
   variables: Variable[];
   /** Frees the functions (the variables live until they are disposed). */
@@ -190,8 +364,16 @@ export interface SavedModel {
  * tl.function only once it has exactly one concrete function. */
 export type Savable = TracedFunction<any> | ConcreteFunction | LoadedFunction;
 
+/** What tl.memory() returns (tf.memory's counts, and the WebAssembly heap's). */
 export interface Memory {
-  numTensors: number; numBytes: number; numVariables: number; numTapes: number;
+  /** Live tensors (those not disposed). */
+  numTensors: number;
+  /** The live tensors' values in bytes, each buffer once (a view such as an eager reshape shares its input's). */
+  numBytes: number;
+  /** Live variables. */
+  numVariables: number;
+  /** Live gradient tapes. */
+  numTapes: number;
   /** The WebAssembly linear memory's size in bytes (it grows, never shrinks). */
   wasmHeapBytes: number;
   /** The bytes malloc has handed out and not taken back (dlmalloc's count): flat over repeated work when nothing leaks. */
@@ -202,24 +384,54 @@ export interface Memory {
   stackPointer: number;
 }
 
+/** One registry op's description (tl.opInfo). */
 export interface OpInfo {
-  /** inputs: -1 when variadic (at least minInputs); outputs: -1 when each node's sub-graphs decide;
-   *  subgraphs: how many sub-graphs a node holds (cond 2, while_loop 2, fused_elementwise 1, others 0). */
-  name: string; doc: string; inputs: number; minInputs: number; outputs: number; subgraphs: number;
-  attrs: Array<{ name: string; type: string; required: boolean }>; differentiable: boolean;
+  /** The registry name, e.g. "reduce_sum". */
+  name: string;
+  /** The op's one-line description. */
+  doc: string;
+  /** The number of inputs; -1 when variadic (at least minInputs). */
+  inputs: number;
+  /** The fewest inputs a variadic op takes. */
+  minInputs: number;
+  /** The number of outputs; -1 when each node's sub-graphs decide. */
+  outputs: number;
+  /** How many sub-graphs a node holds (cond 2, while_loop 2, fused_elementwise 1, others 0). */
+  subgraphs: number;
+  /** The attributes: their C++ names, types and whether one must be given. */
+  attrs: Array<{
+    /** The attribute's C++ name, e.g. "axes". */
+    name: string;
+    /** Its type, e.g. "ints". */
+    type: string;
+    /** Whether a call must give it. */
+    required: boolean;
+  }>;
+  /** Whether the op has a gradient. */
+  differentiable: boolean;
 }
 
-/** A Keras-style layer or model. */
+/** A Keras-style layer or model (tf.layers.Layer; tl.sequential's model is one too). */
 export declare class Layer {
+  /** The Keras class name, e.g. "Dense". */
   readonly className: string;
+  /** The layer's name (given, or made unique from the class name). */
   readonly name: string;
+  /** Whether the variables exist yet (they are made on the first apply). */
   readonly built: boolean;
+  /** Every variable of the layer, trainable or not. */
   readonly variables: Variable[];
+  /** The same as variables (Keras' name). */
   readonly weights: Variable[];
+  /** The trainable variables, in the order an optimizer's applyGradients pairs expect. */
   readonly trainableWeights: Variable[];
+  /** Runs the layer on x (building it on the first call); `training` switches dropout on. */
   apply(x: TensorLike, options?: { training?: boolean }): Tensor;
+  /** The same as apply (Keras' call). */
   call(x: TensorLike, options?: { training?: boolean }): Tensor;
+  /** The number of scalar weights (Keras' count_params). */
   countParams(): number;
+  /** Keras' summary table, as text. */
   summary(): string;
   /** Keras' model.compile: what fitDataset and evaluateDataset train and measure with. Compiling again replaces it. */
   compile(config: CompileConfig): void;
@@ -232,13 +444,22 @@ export declare class Layer {
   /** One pass with training off: {loss, <metric>: value}. */
   evaluateDataset(dataset: Dataset): Record<string, number>;
   /** How many times fitDataset's train step and the test step were traced (2 and 1 after a first fit: the slots). */
-  readonly fitTracingCounts: { train: number; test: number };
+  readonly fitTracingCounts: {
+    /** Traces of the train step. */
+    train: number;
+    /** Traces of the test step. */
+    test: number;
+  };
+  /** Releases the layer; its variables live until they are disposed. */
   dispose(): void;
 }
+/** What Layer.compile takes (Keras' compile arguments). */
 export interface CompileConfig {
+  /** The optimizer the train step applies the gradients with. */
   optimizer: Optimizer;
   /** A tl.losses name. */
   loss: 'meanSquaredError' | 'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy';
+  /** The model outputs logits, not probabilities (default false). */
   fromLogits?: boolean;
   /** 'accuracy' / 'acc' (chosen from the loss), 'sparse_categorical_accuracy', 'binary_accuracy', 'mse' / 'mean_squared_error'. */
   metrics?: string[];
@@ -246,18 +467,73 @@ export interface CompileConfig {
   runEagerly?: boolean;
 }
 /** keras.callbacks.History: per-epoch means under Keras' keys ('loss', each metric, 'val_loss', 'val_<metric>'). */
-export interface History { epoch: number[]; history: Record<string, number[]>; seconds: number[]; }
-export interface DenseConfig { units: number; activation?: string; useBias?: boolean; seed?: number; name?: string; }
-export interface Conv2DConfig {
-  filters: number; kernelSize?: number | [number, number]; strides?: number | [number, number];
-  padding?: 'valid' | 'same'; activation?: string; useBias?: boolean; seed?: number; name?: string;
+export interface History {
+  /** The epoch numbers, from 0. */
+  epoch: number[];
+  /** Each key's value per epoch. */
+  history: Record<string, number[]>;
+  /** Each epoch's wall time, seconds. */
+  seconds: number[];
 }
-export interface PoolConfig { poolSize?: number | [number, number]; strides?: number | [number, number]; padding?: 'valid' | 'same'; name?: string; }
+/** tl.layers.dense's config (tf.layers.dense). */
+export interface DenseConfig {
+  /** The output size. */
+  units: number;
+  /** 'linear' (default), 'relu', 'sigmoid', 'tanh' or 'softmax'. */
+  activation?: string;
+  /** Add a bias (default true). */
+  useBias?: boolean;
+  /** Seed of the kernel's initializer. */
+  seed?: number;
+  /** The layer's name. */
+  name?: string;
+}
+/** tl.layers.conv2d's config (tf.layers.conv2d; channels last). */
+export interface Conv2DConfig {
+  /** The number of output channels. */
+  filters: number;
+  /** The kernel's height and width (one number for both). */
+  kernelSize?: number | [number, number];
+  /** The strides (one number for both; default 1). */
+  strides?: number | [number, number];
+  /** 'valid' (default) or 'same'. */
+  padding?: 'valid' | 'same';
+  /** As DenseConfig.activation. */
+  activation?: string;
+  /** Add a bias (default true). */
+  useBias?: boolean;
+  /** Seed of the kernel's initializer. */
+  seed?: number;
+  /** The layer's name. */
+  name?: string;
+}
+/** tl.layers.maxPooling2d's and averagePooling2d's config. */
+export interface PoolConfig {
+  /** The window's height and width (one number for both; default 2). */
+  poolSize?: number | [number, number];
+  /** The strides (default: the pool size). */
+  strides?: number | [number, number];
+  /** 'valid' (default) or 'same'. */
+  padding?: 'valid' | 'same';
+  /** The layer's name. */
+  name?: string;
+}
 
+/** An optimizer (tf.train.Optimizer), made by tl.train.sgd / momentum / adam / rmsprop. */
 export declare class Optimizer {
+  /**
+   * Applies [gradient, variable] pairs (tf.keras' apply_gradients); a null gradient is skipped. A pair that is not
+   * [tensor or null, variable] is an InvalidArgument; a gradient of the wrong shape a ShapeError.
+   */
   applyGradients(pairs: Array<[Tensor | null, Variable]>): void;
+  /**
+   * TF.js' minimize: runs f() under a tape and applies the gradients of the loss it returns for varList (default:
+   * the trainable variables f read), in one core call. Returns the loss when returnCost is true, else null.
+   */
   minimize(f: () => Tensor, returnCost?: boolean, varList?: Variable[]): Tensor | null;
+  /** The optimizer's own variables (iterations and the slots), e.g. for checkpoints. */
   getWeights(): Variable[];
+  /** Releases the optimizer and its slots. */
   dispose(): void;
 }
 
@@ -266,7 +542,16 @@ export interface ScalarWriter {
   /** Appends one record (the step an integer, the value a number or a one-element tensor). */
   scalar(tag: string, value: number | Tensor, step: number): void;
   /** Copies of the records, in the order written. */
-  records(): Array<{ step: number; tag: string; value: number; wall_time: number }>;
+  records(): Array<{
+    /** The step given to scalar(). */
+    step: number;
+    /** The tag given to scalar(). */
+    tag: string;
+    /** The value, as a number. */
+    value: number;
+    /** When it was written, seconds since the Unix epoch. */
+    wall_time: number;
+  }>;
   /** The records as JSON Lines (NaN and infinities as strings). */
   toJSONL(): string;
   /**
@@ -326,7 +611,9 @@ export interface MemoryFileWriter {
 
 /** One event read back from an event file (tl.summary.readEvents). */
 export interface SummaryEvent {
+  /** When it was written, seconds since the Unix epoch. */
   wallTime: number;
+  /** The step it was written at. */
   step: number;
   /** The first event's "brain.Event:2". */
   fileVersion?: string;
@@ -334,6 +621,7 @@ export interface SummaryEvent {
   hasGraph?: boolean;
   /** A graph event's serialized GraphDef. */
   graphDef?: Uint8Array;
+  /** A summary's tag. */
   tag?: string;
   /** "scalars" or "histograms". */
   plugin?: string;
@@ -341,40 +629,101 @@ export interface SummaryEvent {
   value?: number | Array<[number, number, number]>;
 }
 
+
+/** A streaming metric (tf.keras.metrics.Metric), made by the tl.metrics functions. */
 export declare class Metric {
+  /** Adds a batch: (labels, predictions) for the accuracy and error metrics, (values) for mean. */
   updateState(...inputs: TensorLike[]): void;
+  /** The metric over everything added since the last reset, a float32 scalar. */
   result(): Tensor;
+  /** Forgets what was added. */
   resetState(): void;
+  /** Releases the metric. */
   dispose(): void;
 }
 
+/**
+ * A dataset (tf.data.Dataset): made by tl.data.fromTensorSlices / fromGenerator / range, transformed by the methods
+ * below, each of which returns a new dataset. Elements are arrays of tensors; callbacks get the components as
+ * separate arguments. Inside a tl.function, forEach is one graph node that runs the whole loop.
+ */
 export declare class Dataset {
+  /** fn(...components) returns the new element: a tensor or an array of tensors (tf.data's map). */
   map(fn: (...components: Tensor[]) => Tensor | Tensor[]): Dataset;
+  /** Keeps the elements for which predicate(...components) returns a true bool scalar. */
   filter(predicate: (...components: Tensor[]) => Tensor): Dataset;
+  /** Shuffles within a buffer of `bufferSize` elements; `seed` makes it repeatable (default 0), reshuffled each pass by default. */
   shuffle(bufferSize: number, seed?: number, reshuffleEachIteration?: boolean): Dataset;
+  /** Stacks `batchSize` elements into one; `dropRemainder` drops a last, smaller batch. */
   batch(batchSize: number, dropRemainder?: boolean): Dataset;
+  /**
+   * Batches elements of different shapes, padded to `paddedShapes` (one per component, -1: the batch's largest)
+   * with `paddingValues` (one per component, default 0).
+   */
   paddedBatch(batchSize: number, paddedShapes?: number[][], paddingValues?: TensorLike[], dropRemainder?: boolean): Dataset;
+  /** The first `count` elements. */
   take(count: number): Dataset;
+  /** All but the first `count` elements. */
   skip(count: number): Dataset;
+  /** The elements `count` times over (default: forever). */
   repeat(count?: number): Dataset;
+  /** Each element with its index in front, counting from `start` (default 0). */
   enumerate(start?: number): Dataset;
+  /** A look-ahead of `bufferSize` elements: it keeps tf.data's API but overlaps no work (there are no threads). */
   prefetch(bufferSize: number): Dataset;
-  readonly elementSpec: Array<{ shape: number[]; dtype: DType }>;
+  /** Each component's shape (-1 for a dim that varies) and dtype. */
+  readonly elementSpec: Array<{
+    /** The dims, -1 for a dim that varies. */
+    shape: number[];
+    /** The component's dtype. */
+    dtype: DType;
+  }>;
+  /** The number of elements, -1 when infinite, -2 when unknown (tf.data's cardinality). */
   cardinality(): number;
+  /** The pipeline, as text. */
   toString(): string;
+  /** A new pass: each element an array of tensors, yours to dispose (or use tl.tidy). */
   [Symbol.iterator](): Iterator<Tensor[]>;
+  /** Every element of one pass (arrays of tensors). */
   toArray(): Tensor[][];
   /** Eagerly a loop; inside tl.function one dataset_loop graph node. */
   forEach(body: (...components: Tensor[]) => void): void;
+  /** TF.js' spelling: fn(element) for every element (the element's tensors are disposed after each call). */
   forEachAsync(fn: (element: Tensor[]) => void): Promise<void>;
+  /** Releases the dataset. */
   dispose(): void;
 }
 
+/** The ragged experiment's config (the CLI's flags in camelCase); a bad value is an InvalidArgument naming the field. */
 export interface RaggedConfig {
+  /** The modes to run, in order (default: all six). */
   modes?: Array<'eager' | 'function' | 'signature' | 'relaxed' | 'loop' | 'bucketed'>;
-  steps?: number; seed?: number; minLength?: number; maxLength?: number; features?: number; batchSize?: number;
-  hiddenUnits?: number[]; learningRate?: number; optimizer?: 'adam' | 'sgd' | 'rmsprop'; buckets?: number[];
-  examples?: number; maxRetracingWarnings?: number; optimize?: boolean;
+  /** Training steps per mode (1 to 10,000,000; default 1000). */
+  steps?: number;
+  /** Seed of the data and the initial weights (default 42). */
+  seed?: number;
+  /** The shortest sequence length X (default 1). */
+  minLength?: number;
+  /** The longest sequence length X (default 10). */
+  maxLength?: number;
+  /** The last dim of x (default 20). */
+  features?: number;
+  /** Examples per step (default 1). */
+  batchSize?: number;
+  /** The hidden Dense layers' widths (default [10, 20, 40, 20, 10]). */
+  hiddenUnits?: number[];
+  /** The optimizer's learning rate (default 0.01). */
+  learningRate?: number;
+  /** The optimizer (default 'adam'). */
+  optimizer?: 'adam' | 'sgd' | 'rmsprop';
+  /** Bucket sizes of the bucketed mode, increasing, the last >= maxLength (default 2, 4, 8, ... then maxLength). */
+  buckets?: number[];
+  /** Distinct examples generated, the steps cycling through them (default 0: one per step). */
+  examples?: number;
+  /** Frequent-retracing warnings per function (default -1: no limit, as TF 2.1). */
+  maxRetracingWarnings?: number;
+  /** Run the graph optimization passes (default true). */
+  optimize?: boolean;
   /** Steps every mode runs on a throwaway model before the measured run (0..100000, default 0: no warm-up). */
   warmupSteps?: number;
   /** Plan the generic graphs (signature, relaxed, loop) per input shape (default true); false runs them as TF 2.1
@@ -394,44 +743,129 @@ export interface RaggedRetraceReport {
   /** Why it traced ("first call", "arg 0 (x): dim 1 changed ..."). */
   reason: string;
 }
+/** A progress report of tl.experiments.runRagged: the steps since the previous report of the same mode. */
 export interface RaggedProgress {
-  mode: string; modeIndex: number; stepsDone: number; stepsTotal: number; elapsedMs: number;
+  /** The mode running. */
+  mode: string;
+  /** Its position in config.modes. */
+  modeIndex: number;
+  /** The mode's steps done so far. */
+  stepsDone: number;
+  /** The mode's steps in all. */
+  stepsTotal: number;
+  /** Wall time since the mode started, ms. */
+  elapsedMs: number;
   /** Wall time of the warm-up before the first mode, ms (0 without one). */
   warmupMs: number;
   /** Index of the first step in stepUs / loss. */
-  firstStep: number; stepUs: Float64Array; loss: Float32Array; tracedSteps: number[];
+  firstStep: number;
+  /** Each step's time since the previous report, µs. */
+  stepUs: Float64Array;
+  /** Each step's loss since the previous report. */
+  loss: Float32Array;
+  /** The steps since the previous report whose call traced. */
+  tracedSteps: number[];
   /** The retraces since the previous report of this mode. */
   retraces: RaggedRetraceReport[];
 }
 /** The result document "tracelab.ragged/1" (docs/performance.md). */
 export interface RaggedResult {
-  format: string; config: Record<string, unknown>; cancelled: boolean;
+  /** "tracelab.ragged/1". */
+  format: string;
+  /** The config the run used, defaults filled in. */
+  config: Record<string, unknown>;
+  /** Whether onProgress stopped the run. */
+  cancelled: boolean;
   /** Wall time of the warm-up (config warmup_steps), ms; 0 without one. */
   warmup_ms: number;
+  /** One entry per mode run, in order. */
   modes: Array<{
-    mode: string; steps: number; total_ms: number; median_us: number; p99_us: number; steady_median_us: number;
-    trace_count: number; traced_steps: number[];
-    retraces: Array<{ step: number; reason: string; trace_us: number; signature: string }>;
+    /** The mode's name. */
+    mode: string;
+    /** Steps completed (fewer than asked when cancelled). */
+    steps: number;
+    /** Wall time of all steps, tracing included, ms. */
+    total_ms: number;
+    /** The median step time, µs. */
+    median_us: number;
+    /** The 99th-percentile step time, µs. */
+    p99_us: number;
+    /** The median over the steps that did not trace, µs. */
+    steady_median_us: number;
+    /** How many times the mode's function traced. */
+    trace_count: number;
+    /** The steps whose call traced. */
+    traced_steps: number[];
+    /** Each trace: its step, reason, time and signature. */
+    retraces: Array<{
+      /** The step whose call traced. */
+      step: number;
+      /** Why it traced. */
+      reason: string;
+      /** Tracing + optimization + planning, µs. */
+      trace_us: number;
+      /** The new concrete function's signature. */
+      signature: string;
+    }>;
+    /** The retracing warnings given. */
     warnings: string[];
-    concrete_functions: Array<{ signature: string; traced_nodes: number; optimized_nodes: number; passes: PassReport[];
-                                graph?: string; traced_graph?: string; graph_json?: unknown; traced_graph_json?: unknown }>;
-    heap: { check_step: number; bytes_at_check: number; bytes_at_end: number };
-    step_us: number[]; loss: Array<number | null>;
+    /** The mode's concrete functions. */
+    concrete_functions: Array<{
+      /** The pretty-printed signature. */
+      signature: string;
+      /** Nodes as traced. */
+      traced_nodes: number;
+      /** Nodes after the passes (sub-graphs included). */
+      optimized_nodes: number;
+      /** One report per pass. */
+      passes: PassReport[];
+      /** The optimized graph's text (with includeGraphs). */
+      graph?: string;
+      /** The traced graph's text (with includeGraphs). */
+      traced_graph?: string;
+      /** The optimized graph as JSON (with includeGraphs). */
+      graph_json?: unknown;
+      /** The traced graph as JSON (with includeGraphs). */
+      traced_graph_json?: unknown;
+    }>;
+    /** Heap bytes in use after step check_step and after the last step: equal when the steady state keeps nothing. */
+    heap: {
+      /** The step after which bytes_at_check was read (1000, or the last of a shorter run). */
+      check_step: number;
+      /** Heap bytes in use after check_step. */
+      bytes_at_check: number;
+      /** Heap bytes in use after the last step. */
+      bytes_at_end: number;
+    };
+    /** Each step's time, µs. */
+    step_us: number[];
+    /** Each step's loss (null where the loss was not a finite number, which JSON cannot hold). */
+    loss: Array<number | null>;
     /** With config saveModels: the mode's last step ("train_step") as saved-model bytes; null for eager and loop. */
     savedModel?: Uint8Array | null;
   }>;
 }
 
+/** The base class of every error the core throws (an Error; `message` is the core's). */
 export declare class TracelabError extends Error {}
+/** Shapes that do not fit the op, e.g. "matmul: inner dimensions must agree, got (2, 3) and (2, 3)". */
 export declare class ShapeError extends TracelabError {}
+/** A dtype the op does not take, or a value that is not a number or boolean (a string, a BigInt). */
 export declare class DTypeError extends TracelabError {}
+/** A bad argument: an unknown option, a value out of range, a disposed tensor, a failed assertion. */
 export declare class InvalidArgument extends TracelabError {}
+/** An allocation the core could not make, e.g. a tensor of 2^40 elements; the module keeps working. */
 export declare class OutOfMemory extends TracelabError {}
+/**
+ * A symbolic tensor used where a value is needed while tl.function traces: dataSync(), a JavaScript number, `+`,
+ * `==`, a template string (tf.errors.OperatorNotAllowedInGraphError).
+ */
 export declare class OperatorNotAllowedInGraphError extends TracelabError {}
 /** AutoGraph could not make graph control flow of a construct: "cannot convert <construct> at line L, column C: ...". */
 export declare class ConversionError extends TracelabError {
   /** The construct, e.g. "if statement", "while loop", "'&&' expression". */
   readonly construct: string | null;
+  /** The construct's line in the converted text's source, counted from 1. */
   readonly line: number | null;
   /** Counted from 1. */
   readonly column: number | null;
@@ -441,12 +875,14 @@ export declare class ConversionError extends TracelabError {
 
 /** What convert's `sourceMap` option receives mappings with (astring's interface; a source-map-js SourceMapGenerator). */
 export interface SourceMapSink {
+  /** Receives one mapping: a position in the converted text and the original position it came from (null: none). */
   addMapping(mapping: { generated: { line: number; column: number }; original: { line: number; column: number } | null;
                         source?: string; name?: string }): void;
 }
 
 /** A converted statement's state: get / set the variables it assigns (live ones first), for the graph. */
 type GetState = (() => unknown[]) | null;
+/** Sets a converted statement's variables from the values the graph computed (the counterpart of GetState). */
 type SetState = ((values: unknown[]) => void) | null;
 
 /**
@@ -464,8 +900,12 @@ export interface Autograph {
                                        sourceMap?: SourceMapSink }): string;
   /** The converted text of one function, from fn.toString() (its closure cannot be rebuilt from text). */
   toCode(fn: (...args: any[]) => unknown, options?: { filename?: string }): string;
-  /** A converted, strict-mode copy of fn (not a method) whose free variables are `tl` and the entries of `scope`. */
+  /**
+   * A converted, strict-mode copy of fn (not a method) whose free variables are `tl` and the entries of `scope`.
+   * @typeParam F fn's type, which the copy keeps.
+   */
   toFunction<F extends (...args: any[]) => unknown>(fn: F, scope?: Record<string, unknown>): F;
+  /** The ConversionError class (also tl.ConversionError). */
   ConversionError: typeof ConversionError;
   /**
    * At the top of a loop's body: each listed loop variable may change the dims given as null from one iteration to
@@ -474,34 +914,63 @@ export interface Autograph {
   setLoopOptions(options: { shapeInvariants?: Array<[Tensor, Array<number | null>]> }): void;
 
   // The runtime that converted code calls; `names` is comma-separated, `where` reads "<construct> at line L, column C".
+  /**
+   * `if (test) body() else orelse()`: a symbolic tensor test becomes tl.cond over the state that getState /
+   * setState give (`names`, "a,b"; the first `nouts` live after it); otherwise the plain statement runs.
+   */
   ifStmt(test: unknown, body: () => void, orelse: (() => void) | null, getState: GetState, setState: SetState,
          names: string, nouts: number, where: string): void;
+  /** `while (test()) body()`: a loop whose test becomes a symbolic tensor finishes as a tl.whileLoop over the state. */
   whileStmt(test: () => unknown, body: () => void, getState: GetState, setState: SetState, names: string, nouts: number,
             where: string): void;
+  /** `do body() while (test())`, decided as whileStmt. */
   doWhileStmt(test: () => unknown, body: () => void, getState: GetState, setState: SetState, names: string, nouts: number,
               where: string): void;
+  /**
+   * `for (item of iterable) body(item)`, the loop's break / return flags in extraTest(): over a tensor its rows (traced,
+   * a tl.whileLoop), over a Dataset inside tl.function its forEach, over anything else JavaScript's iteration.
+   */
   forOfStmt(iterable: unknown, extraTest: (() => unknown) | null, body: (item: any) => void, getState: GetState,
             setState: SetState, names: string, nouts: number, where: string): void;
+  /** `for (key in object) body(key)`: always JavaScript's iteration (keys are strings). */
   forInStmt(object: unknown, extraTest: (() => unknown) | null, body: (key: string) => void, getState: GetState,
             setState: SetState, names: string, nouts: number, where: string): void;
+  /** `test ? whenTrue() : whenFalse()`; a symbolic tensor test becomes tl.cond. */
   ifExp<A, B>(test: unknown, whenTrue: () => A, whenFalse: () => B, where: string): A | B | Tensor;
+  /** `a && right()`: a tensor `a` chooses with tl.cond, so right() still runs only when needed. */
   and<A, B>(a: A, right: () => B, where: string): A | B | Tensor;
+  /** `a || right()`, as and. */
   or<A, B>(a: A, right: () => B, where: string): A | B | Tensor;
+  /** `!a`: a bool tensor's element-wise logical not, else JavaScript's. */
   not(a: unknown, where: string): boolean | Tensor;
   /** The condition of a construct left as plain JavaScript: a symbolic tensor is a ConversionError with `reason`. */
   test<T>(value: T, where: string, reason: string): T | boolean;
+  /** The iterable of a for...of loop left as JavaScript: a tensor's rows; a symbolic tensor is a ConversionError with `reason`. */
   iter<T>(iterable: T, where: string, reason: string): T | Iterable<Tensor>;
 }
 
+/** An element-wise op of two tensors, broadcasting (tl.add and the like). */
 type Binary = (a: TensorLike, b: TensorLike) => Tensor;
+/** An element-wise op of one tensor (tl.neg and the like). */
 type Unary = (x: TensorLike) => Tensor;
+/** A reduction over `axis` (default: every axis), keeping reduced dims of 1 with keepDims (tl.sum and the like). */
 type Reduce = (x: TensorLike, axis?: number | number[], keepDims?: boolean) => Tensor;
 
-/** The API that loadTracelab() resolves to. */
+/**
+ * The API that loadTracelab() resolves to, by convention named `tl` (TF.js' `tf`). Every function that makes tensors
+ * returns new ones that you dispose, or make inside tl.tidy. A core error arrives as a TracelabError subclass.
+ */
 export interface Tracelab {
+  /** The core's version, e.g. "0.1.0". */
   readonly version: string;
+  /** Every op in the registry, in registry order. */
   opNames(): string[];
+  /** One op's description; an unknown name is an InvalidArgument. */
   opInfo(name: string): OpInfo;
+  /**
+   * Plain-data op call: [{dtype = 'float32', shape, values}] in, {dtype, shape, values} out (values copied), no
+   * tensors to dispose. The values convert as tl.tensor's do, errors naming inputs[i].values.
+   */
   runOp(name: string, inputs: Array<{ dtype?: DType; shape: number[]; values: ArrayLike<number> }>, attrs?: object): any;
   /** Any registry op by name: tensors in, one tensor (or an array for multi-output ops) out. */
   op(name: string, inputs: TensorLike[], attrs?: object): Tensor | Tensor[];
@@ -510,60 +979,183 @@ export interface Tracelab {
 
   /** A tensor of `values`; the dtype is inferred when not given (bool for booleans, int32 for Int32Array / Uint8Array). */
   tensor(values: TensorValues, shape?: number[], dtype?: DType): Tensor;
+  /** A tensor of shape [] (tf.scalar). */
   scalar(value: number | boolean, dtype?: DType): Tensor;
+  /** A tensor of zeros (tf.zeros); a shape too large to allocate is an OutOfMemory. */
   zeros(shape: number[], dtype?: DType): Tensor;
+  /** A tensor of ones (tf.ones). */
   ones(shape: number[], dtype?: DType): Tensor;
+  /** A tensor of `shape` holding `value`, converted to `dtype` as tl.tensor converts (tf.fill). */
   fill(shape: number[], value: number, dtype?: DType): Tensor;
+  /** [start, stop) in steps of `step` (default 1) (tf.range); a range the core refuses is an InvalidArgument. */
   range(start: number, stop: number, step?: number, dtype?: DType): Tensor;
+  /** Uniform in [minval, maxval) (default [0, 1)); `seed` makes it repeatable (tf.randomUniform). */
   randomUniform(shape: number[], minval?: number, maxval?: number, dtype?: DType, seed?: number): Tensor;
+  /** Normal(mean, stdDev) (default 0, 1); `seed` makes it repeatable (tf.randomNormal). */
   randomNormal(shape: number[], mean?: number, stdDev?: number, dtype?: DType, seed?: number): Tensor;
 
-  add: Binary; sub: Binary; mul: Binary; div: Binary; pow: Binary; maximum: Binary; minimum: Binary;
-  equal: Binary; less: Binary; greater: Binary; notEqual: Binary; lessEqual: Binary; greaterEqual: Binary;
-  logicalAnd: Binary; logicalOr: Binary; logicalXor: Binary; logicalNot: Unary;
-  neg: Unary; abs: Unary; exp: Unary; log: Unary; sqrt: Unary; square: Unary; relu: Unary; sigmoid: Unary; tanh: Unary;
+  /** a + b, element-wise with broadcasting (tf.add). */
+  add: Binary;
+  /** a - b (tf.sub). */
+  sub: Binary;
+  /** a * b (tf.mul). */
+  mul: Binary;
+  /** a / b (tf.div). */
+  div: Binary;
+  /** a ** b (tf.pow). */
+  pow: Binary;
+  /** The larger of a and b (tf.maximum). */
+  maximum: Binary;
+  /** The smaller of a and b (tf.minimum). */
+  minimum: Binary;
+  /** a == b, a bool tensor (tf.equal). */
+  equal: Binary;
+  /** a < b, a bool tensor (tf.less). */
+  less: Binary;
+  /** a > b, a bool tensor (tf.greater). */
+  greater: Binary;
+  /** a != b, a bool tensor (tf.notEqual). */
+  notEqual: Binary;
+  /** a <= b, a bool tensor (tf.lessEqual). */
+  lessEqual: Binary;
+  /** a >= b, a bool tensor (tf.greaterEqual). */
+  greaterEqual: Binary;
+  /** Logical and of bool tensors (tf.logicalAnd). */
+  logicalAnd: Binary;
+  /** Logical or of bool tensors (tf.logicalOr). */
+  logicalOr: Binary;
+  /** Logical exclusive or of bool tensors (tf.logicalXor). */
+  logicalXor: Binary;
+  /** Logical not of a bool tensor (tf.logicalNot). */
+  logicalNot: Unary;
+  /** -x (tf.neg). */
+  neg: Unary;
+  /** |x| (tf.abs). */
+  abs: Unary;
+  /** e ** x (tf.exp). */
+  exp: Unary;
+  /** The natural logarithm (tf.log). */
+  log: Unary;
+  /** The square root (tf.sqrt). */
+  sqrt: Unary;
+  /** x * x (tf.square). */
+  square: Unary;
+  /** max(x, 0) (tf.relu). */
+  relu: Unary;
+  /** 1 / (1 + e ** -x) (tf.sigmoid). */
+  sigmoid: Unary;
+  /** The hyperbolic tangent (tf.tanh). */
+  tanh: Unary;
+  /** Softmax along `axis` (default the last) (tf.softmax). */
   softmax(x: TensorLike, axis?: number): Tensor;
+  /** Log of the softmax along `axis` (default the last) (tf.logSoftmax). */
   logSoftmax(x: TensorLike, axis?: number): Tensor;
+  /** The matrix product, either operand transposed first (tf.matMul); mismatched inner dims are a ShapeError. */
   matMul(a: TensorLike, b: TensorLike, transposeA?: boolean, transposeB?: boolean): Tensor;
-  sum: Reduce; mean: Reduce; max: Reduce; min: Reduce;
+  /** The sum over `axis` (tf.sum). */
+  sum: Reduce;
+  /** The mean over `axis` (tf.mean). */
+  mean: Reduce;
+  /** The maximum over `axis` (tf.max). */
+  max: Reduce;
+  /** The minimum over `axis` (tf.min). */
+  min: Reduce;
+  /** The index of the largest value along `axis` (default 0), an int32 tensor (tf.argMax). */
   argMax(x: TensorLike, axis?: number): Tensor;
+  /** The same values in another shape; one dim may be -1 (tf.reshape). Eagerly it shares x's values. */
   reshape(x: TensorLike, shape: number[]): Tensor;
+  /** The dims permuted by `perm` (default: reversed) (tf.transpose). */
   transpose(x: TensorLike, perm?: number[]): Tensor;
+  /** A dim of 1 inserted at `axis` (default 0) (tf.expandDims). */
   expandDims(x: TensorLike, axis?: number): Tensor;
+  /** Dims of 1 removed: those in `axis`, or all (tf.squeeze). */
   squeeze(x: TensorLike, axis?: number | number[]): Tensor;
+  /** The tensors joined along `axis` (default 0) (tf.concat). */
   concat(tensors: TensorLike[], axis?: number): Tensor;
+  /** The tensors stacked along a new `axis` (default 0) (tf.stack). */
   stack(tensors: TensorLike[], axis?: number): Tensor;
+  /** The block starting at `begin` of `size` (a size of -1: to the end) (tf.slice). */
   slice(x: TensorLike, begin: number[], size: number[]): Tensor;
+  /** The slices of x at `indices` along `axis` (default 0) (tf.gather). */
   gather(x: TensorLike, indices: TensorLike, axis?: number): Tensor;
+  /** A one-hot encoding with a new last dim of `depth` (tf.oneHot). */
   oneHot(indices: TensorLike, depth: number, onValue?: number, offValue?: number): Tensor;
+  /** The values converted to `dtype` (tf.cast). */
   cast(x: TensorLike, dtype: DType): Tensor;
+  /** x broadcast to `shape` (tf.broadcastTo). */
   broadcastTo(x: TensorLike, shape: number[]): Tensor;
+  /** a where condition is true, b elsewhere (tf.where). */
   where(condition: TensorLike, a: TensorLike, b: TensorLike): Tensor;
+  /** x clipped to [lo, hi] (tf.clipByValue). */
   clipByValue(x: TensorLike, lo: TensorLike, hi: TensorLike): Tensor;
-  zerosLike: Unary; onesLike: Unary; stopGradient: Unary;
+  /** Zeros of x's shape and dtype (tf.zerosLike). */
+  zerosLike: Unary;
+  /** Ones of x's shape and dtype (tf.onesLike). */
+  onesLike: Unary;
+  /** x's values, with no gradient flowing through (tf.stopGradient). */
+  stopGradient: Unary;
+  /** A 2-D convolution of NHWC images x with an HWIO filter (tf.conv2d). */
   conv2d(x: TensorLike, filter: TensorLike, strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  /** Max pooling of NHWC images (tf.maxPool). */
   maxPool(x: TensorLike, filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  /** Average pooling of NHWC images, padding cells excluded (tf.avgPool). */
   avgPool(x: TensorLike, filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
 
+  /**
+   * Runs fn and disposes every tensor it created except what it returns (also inside arrays and plain objects)
+   * and what it keep()s (tf.tidy). Tidies nest.
+   */
   tidy<T>(fn: () => T): T;
+  /** Exempts a tensor from the enclosing tidy() (tf.keep); returns it. */
   keep(tensor: Tensor): Tensor;
+  /** Disposes tensors, and arrays / objects of them, in one call into the core (tf.dispose). */
   dispose(value: unknown): void;
+  /** The live tensors, variables and tapes and the heap's size (tf.memory). */
   memory(): Memory;
   /** Every log message (tl.print output, retracing warnings); null restores the console. */
   setLogHandler(handler: ((level: 'print' | 'info' | 'warning', text: string) => void) | null): void;
   /** tf.config: while runFunctionsEagerly(true), every tl.function runs fn on each call as plain JavaScript (no trace). */
-  config: { runFunctionsEagerly(enabled: boolean): void; functionsRunEagerly(): boolean };
+  config: {
+    /** Switches every tl.function to plain calls (true) or back to traced graphs (false); a non-boolean is an InvalidArgument. */
+    runFunctionsEagerly(enabled: boolean): void;
+    /** Whether tl.functions run eagerly now. */
+    functionsRunEagerly(): boolean;
+  };
 
+  /** The Tensor class, for instanceof. */
   Tensor: typeof Tensor;
+  /** The Variable class, for instanceof. */
   Variable: typeof Variable;
+  /** The GradientTape class: `new tl.GradientTape()`. */
   GradientTape: typeof GradientTape;
+  /** The TensorSpec class: `new tl.TensorSpec([null, 20])`. */
   TensorSpec: typeof TensorSpec;
+  /** A variable holding a copy of `initial` (tf.variable); trainable by default, named 'Variable' by default. */
   variable(initial: TensorLike, trainable?: boolean, name?: string): Variable;
+  /** TF.js' grads: grads(f)(xs) is d f(...xs) / d xs, one gradient per x (null where f does not depend on it). */
   grads(f: (...xs: Tensor[]) => Tensor): (xs: Tensor[]) => Array<Tensor | null>;
-  valueAndGrads(f: (...xs: Tensor[]) => Tensor): (xs: Tensor[]) => { value: Tensor; grads: Array<Tensor | null> };
-  variableGrads(f: () => Tensor, varList?: Variable[]): { value: Tensor; grads: Record<string, Tensor> };
+  /** TF.js' valueAndGrads: f(...xs) and its gradients in one pass. */
+  valueAndGrads(f: (...xs: Tensor[]) => Tensor): (xs: Tensor[]) => {
+    /** f(...xs). */
+    value: Tensor;
+    /** d value / d xs, one per x. */
+    grads: Array<Tensor | null>;
+  };
+  /** TF.js' variableGrads: f() and its gradients for varList (default: every live trainable variable). */
+  variableGrads(f: () => Tensor, varList?: Variable[]): {
+    /** f(). */
+    value: Tensor;
+    /** The gradients by variable name (zeros for a variable f does not read). */
+    grads: Record<string, Tensor>;
+  };
 
+  /**
+   * tf.function: a function traced into graphs, one concrete function per trace key (dtypes and shapes of tensor
+   * arguments, values of other arguments). An unknown option is an InvalidArgument.
+   * @typeParam R what fn returns: a tensor, an array of tensors or nothing.
+   */
   function<R = Tensor>(fn: (...args: any[]) => R, options?: FunctionOptions): TracedFunction<R>;
+  /** tf.print: prints its arguments each time it runs, also on every call of a traced graph (a graph op). */
   print(...args: Array<Tensor | string | number | boolean>): void;
   /**
    * tf.debugging's assertions as graph ops (TF.js has none). Eagerly they throw InvalidArgument at once; inside a
@@ -571,47 +1163,88 @@ export interface Tracelab {
    * the condition and the first `summarize` values, default 3). assertRank is decided by the shape: while tracing.
    */
   debugging: {
+    /** x == y element-wise. */
     assertEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    /** x < y element-wise. */
     assertLess(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    /** x <= y element-wise. */
     assertLessEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    /** x > y element-wise. */
     assertGreater(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    /** x >= y element-wise. */
     assertGreaterEqual(x: TensorLike, y: TensorLike, message?: string, summarize?: number): void;
+    /** x > 0 element-wise. */
     assertPositive(x: TensorLike, message?: string, summarize?: number): void;
+    /** x >= 0 element-wise. */
     assertNonNegative(x: TensorLike, message?: string, summarize?: number): void;
     /** |x - y| <= atol + rtol * |y| elementwise, float32; rtol and atol default to 10 float32 epsilons. */
     assertNear(x: TensorLike, y: TensorLike, rtol?: number, atol?: number, message?: string, summarize?: number): void;
+    /** x has rank `rank` (checked from the shape, so while tracing). */
     assertRank(x: TensorLike, rank: number, message?: string): void;
     /** tf.Assert: every element of the bool condition must be true; the error shows `data`'s first values. */
     assert(condition: TensorLike, message: string, data?: Tensor[], summarize?: number): void;
   };
+  /**
+   * tf.cond: trueFn() when the bool scalar pred is true, else falseFn(). Eagerly an if; traced one cond node holding
+   * both branches, which must return the same structure, dtypes and shapes.
+   */
   cond<R extends Tensor | Tensor[]>(pred: Tensor, trueFn: () => R, falseFn: () => R): R;
+  /**
+   * tf.while_loop: while cond(...vars) is true, vars = body(...vars); returns the final vars. Eagerly a loop; traced
+   * one while_loop node. `maximumIterations` bounds it (-1, the default: no limit).
+   */
   whileLoop(cond: (...vars: Tensor[]) => Tensor, body: (...vars: Tensor[]) => Tensor[], loopVars: Tensor[],
             options?: { maximumIterations?: number }): Tensor[];
 
+  /** Keras-style layers (tf.layers); each takes a config object whose unknown keys are InvalidArguments. */
   layers: {
+    /** A fully connected layer (tf.layers.dense). */
     dense(config: DenseConfig): Layer;
+    /** A 2-D convolution over NHWC images (tf.layers.conv2d). */
     conv2d(config: Conv2DConfig): Layer;
+    /** Max pooling over NHWC images (tf.layers.maxPooling2d). */
     maxPooling2d(config?: PoolConfig): Layer;
+    /** Average pooling over NHWC images (tf.layers.averagePooling2d). */
     averagePooling2d(config?: PoolConfig): Layer;
+    /** Flattens all dims but the batch dim (tf.layers.flatten). */
     flatten(config?: { name?: string }): Layer;
+    /** Zeros a `rate` share of the values while training, scaling the rest (tf.layers.dropout). */
     dropout(config: { rate: number; seed?: number; name?: string }): Layer;
+    /** A fully connected RNN over [batch, time, features] (tf.layers.simpleRNN). */
     simpleRNN(config: { units: number; activation?: string; returnSequences?: boolean; seed?: number; name?: string }): Layer;
+    /** The Layer class, for instanceof. */
     Layer: typeof Layer;
   };
+  /** A stack of layers, one model (tf.sequential). */
   sequential(config?: { layers?: Layer[]; name?: string }): Layer;
+  /**
+   * Losses (tf.losses), each a scalar mean over the batch: meanSquaredError, binaryCrossentropy,
+   * categoricalCrossentropy, sparseCategoricalCrossentropy; `fromLogits` for predictions that are logits.
+   */
   losses: Record<'meanSquaredError' | 'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy',
                  (labels: TensorLike, predictions: TensorLike, options?: { fromLogits?: boolean }) => Tensor>;
+  /** Optimizers (tf.train); each hyperparameter must be a number. */
   train: {
+    /** Gradient descent (default learning rate 0.01). */
     sgd(learningRate?: number): Optimizer;
+    /** Gradient descent with momentum, optionally Nesterov's. */
     momentum(learningRate: number, momentum: number, useNesterov?: boolean): Optimizer;
+    /** Adam (defaults 0.001, 0.9, 0.999, 1e-7). */
     adam(learningRate?: number, beta1?: number, beta2?: number, epsilon?: number): Optimizer;
+    /** RMSProp (defaults 0.001, 0.9, 0, 1e-7). */
     rmsprop(learningRate?: number, decay?: number, momentum?: number, epsilon?: number): Optimizer;
+    /** The Optimizer class, for instanceof. */
     Optimizer: typeof Optimizer;
   };
+  /** Streaming metrics (tf.keras.metrics). */
   metrics: {
+    /** The mean of the values added. */
     mean(config?: { name?: string }): Metric;
+    /** The mean squared error of (labels, predictions). */
     meanSquaredError(config?: { name?: string }): Metric;
+    /** The share of predictions on the right side of `threshold` (default 0.5). */
     binaryAccuracy(config?: { threshold?: number; name?: string }): Metric;
+    /** The share of rows whose largest prediction is at the integer label. */
     sparseCategoricalAccuracy(config?: { name?: string }): Metric;
   };
   /** tf.saved_model: concrete functions and the variables they capture as bytes, loadable without the code. */
@@ -621,12 +1254,16 @@ export interface Tracelab {
     /** Loads bytes from save() (or tl::saved_model::save in C++); corrupt bytes throw InvalidArgument. */
     load(bytes: ArrayBuffer | Uint8Array): SavedModel;
   };
+  /** Variables' values as bytes (tf.train.Checkpoint's job). */
   checkpoint: {
+    /** The variables' values in the CRC-checked tl::Checkpoint format. */
     save(variables: Variable[]): Uint8Array;
+    /** Restores the variables from save()'s bytes; everything is checked before any variable changes (else InvalidArgument). */
     restore(variables: Variable[], bytes: ArrayBuffer | Uint8Array): void;
   };
   /** tf.summary: writers (in memory, or TensorBoard event files in Node), a default-writer scope and a current step. */
   summary: {
+    /** A writer of scalars kept in memory, as JSON Lines records. */
     scalarWriter(): ScalarWriter;
     /** tf.summary.create_file_writer (Node only): a new event file in `logdir`, created with its parents. */
     createFileWriter(logdir: string): EventFileWriter;
@@ -656,17 +1293,39 @@ export interface Tracelab {
     /** The current step, or null. */
     getStep(): number | null;
   };
+  /** tf.data: input pipelines. */
   data: {
+    /** Slices each component along dim 0 (tf.data.Dataset.from_tensor_slices). */
     fromTensorSlices(components: TensorLike | TensorLike[]): Dataset;
+    /**
+     * The elements a generator function yields, checked against `outputSignature` (null dims accept any size); the
+     * function is called again for every pass. A wrong shape or a throw ends the pass with that error.
+     */
     fromGenerator(generator: () => Iterator<TensorLike | TensorLike[]>, outputSignature: TensorSpec[]): Dataset;
+    /** Scalars start, start + step, ... below stop (range(n): 0 to n - 1). */
     range(start: number, stop?: number, step?: number): Dataset;
+    /** The Dataset class, for instanceof. */
     Dataset: typeof Dataset;
   };
+  /** The ragged experiment of docs/performance.md, and a timer of calls made inside the core. */
   experiments: {
+    /**
+     * Trains the ragged model in each mode and returns the result document. `onProgress` gets a report every
+     * `progressEvery` steps and may return false to stop; `includeGraphs` adds each graph's text and JSON.
+     */
     runRagged(config?: RaggedConfig, options?: {
       onProgress?: (report: RaggedProgress) => boolean | void; progressEvery?: number; includeGraphs?: boolean;
     }): RaggedResult;
-    raggedData(config?: RaggedConfig): Array<{ length: number; x: Float32Array; y: Float32Array }>;
+    /** The examples a run with this config trains on, for training the same model elsewhere. */
+    raggedData(config?: RaggedConfig): Array<{
+      /** The example's length X. */
+      length: number;
+      /** x, row-major [batch, X, features]. */
+      x: Float32Array;
+      /** y, [batch]. */
+      y: Float32Array;
+    }>;
+    /** The initial weights of a run with this config, one array per variable. */
     raggedKernels(config?: RaggedConfig): Float32Array[];
     /**
      * Calls a tl.function `steps` times from inside the core, cycling through the argument lists, and times each
@@ -675,17 +1334,26 @@ export interface Tracelab {
     timeCalls(fn: TracedFunction<unknown>, argumentLists: Tensor[][], steps: number): Float64Array;
   };
 
+  /** The TracelabError class, for instanceof. */
   TracelabError: typeof TracelabError;
+  /** The ShapeError class, for instanceof. */
   ShapeError: typeof ShapeError;
+  /** The DTypeError class, for instanceof. */
   DTypeError: typeof DTypeError;
+  /** The InvalidArgument class, for instanceof. */
   InvalidArgument: typeof InvalidArgument;
+  /** The OutOfMemory class, for instanceof. */
   OutOfMemory: typeof OutOfMemory;
+  /** The OperatorNotAllowedInGraphError class, for instanceof. */
   OperatorNotAllowedInGraphError: typeof OperatorNotAllowedInGraphError;
+  /** The ConversionError class, for instanceof. */
   ConversionError: typeof ConversionError;
   /** AutoGraph: JavaScript control flow over tensors as graph control flow. */
   autograph: Autograph;
 }
 
-/** Loads the WASM core (browser, worker or Node >= 20, no flags) and returns the API. */
-/** Loads the core; `autograph: false` leaves out AutoGraph's converter (convert / toCode / toFunction then throw). */
+/**
+ * Loads the WASM core (browser, worker or Node >= 20, no flags) and returns the API. `autograph: false` leaves out
+ * AutoGraph's converter (tl.autograph.convert / toCode / toFunction then throw; the runtime stays).
+ */
 export declare function loadTracelab(options?: { autograph?: boolean }): Promise<Tracelab>;
