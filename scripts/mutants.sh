@@ -23,7 +23,8 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 
 # ---- the mutants: name, file, the exact text (found exactly once), its replacement, how the fault is caught ----
 # The checks: "doctest PATTERN" runs the native doctest binary on the cases matching PATTERN; "ctest REGEX" runs the
-# native preset's ctest entries matching REGEX; "js FILE" runs a node test file against the scratch's dist copy.
+# native preset's ctest entries matching REGEX (the docs' C++ blocks among them); "js FILE" runs a node test file
+# against the scratch's dist copy; "script CMD" runs a script of the scratch clone (the API reference checks).
 names=() files=() olds=() news=() checks=()
 mutant() { names+=("$1"); files+=("$2"); olds+=("$3"); news+=("$4"); checks+=("$5"); }
 
@@ -107,6 +108,26 @@ mutant doc-quotes-a-stale-cell docs/tutorials/06-keras-transfer.md \
   'const variables = shared.head2.trainableWeights;' \
   'const variables = shared.head2.weights;' \
   'js tests/js/tutorial_docs.test.mjs'
+mutant readme-output-stale README.md \
+  $'values=[[-18.] [-26.]])\ntraces: 2\n```\n\nTo use the library' \
+  $'values=[[-18.] [-26.]])\ntraces: 1\n```\n\nTo use the library' \
+  'ctest ^doc_block_readme_'
+mutant js-doc-block-output-stale docs/playground.md \
+  'bucketed  4 traces at steps [0,1,3,4]  last loss 0.057011' \
+  'bucketed  4 traces at steps [0,1,3,5]  last loss 0.057011' \
+  'js tests/js/doc_blocks.test.mjs'
+mutant cpp-function-undocumented core/include/tracelab/base/dtype.h \
+  $'/// Bytes per element.\n' \
+  '' \
+  'script scripts/reference_cpp.sh'
+mutant js-export-undocumented wasm/tracelab.d.mts \
+  $'/** Records ops from construction until stopRecording() or dispose() (tf.GradientTape). */\n' \
+  '' \
+  'script scripts/reference_js.sh'
+mutant readme-anchor-broken README.md \
+  '(docs/building.md#installing-the-cmake-package)' \
+  '(docs/building.md#installing-the-cmake-packages)' \
+  'js tests/js/links.test.mjs'
 
 # ---- running them ----
 selected=("$@")
@@ -153,6 +174,8 @@ run_check() {
       # The facade's modules are copied into the dist folder as the build copies them.
       cp "$src/wasm/tracelab.mjs" "$dist/tracelab.mjs"; cp -r "$src/wasm/js/." "$dist/js/"
       TRACELAB_DIST=$dist node --test "$src/${check#js }" >"$log" 2>&1 ;;
+    script\ *)
+      (cd "$src" && ${check#script }) >"$log" 2>&1 ;;
   esac
 }
 

@@ -3,13 +3,14 @@
 #   scripts/setup.sh          build + serve needs: compilers, Emscripten, Eigen, nlohmann/json, doctest, Node, npm packages
 #   scripts/setup.sh test     the same plus what the tests need: Chromium (browser tests), clang and its
 #                             libFuzzer runtime (the asan preset; libclang-rt-14-dev is Debian 12's), protoc and
-#                             Debian's python3-protobuf (the TensorBoard event-file checker, tests/tensorboard/)
+#                             Debian's python3-protobuf (the TensorBoard event-file checker, tests/tensorboard/),
+#                             Doxygen (the C++ API reference, scripts/reference_cpp.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev doctest-dev)
 command -v node >/dev/null 2>&1 || want+=(nodejs)
-[ "${1:-}" = test ] && want+=(chromium clang libclang-rt-14-dev protobuf-compiler python3-protobuf)
+[ "${1:-}" = test ] && want+=(chromium clang libclang-rt-14-dev protobuf-compiler python3-protobuf doxygen)
 
 missing=()
 for package in "${want[@]}"; do
@@ -28,7 +29,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # npm packages: the page's (uPlot, dagre, bundled by esbuild), AutoGraph's parser (acorn, astring, bundled too), the
-# tests' (playwright-core, typescript), AutoGraph's source map writer (source-map-js). Installed for serving too: the
+# tests' (playwright-core, typescript), the JS API reference's (typedoc), AutoGraph's source map writer (source-map-js). Installed for serving too: the
 # page is built from them. The JS benchmark's TensorFlow.js is not:
 # bench/js/ragged_js_bench.mjs installs it on its first run (npm ci --prefix bench/js).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

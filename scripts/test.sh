@@ -2,7 +2,8 @@
 # Builds everything and runs every test: for the native preset the doctest suite, the examples and the install
 # checks; for the asan preset (clang, AddressSanitizer + UndefinedBehaviorSanitizer, libFuzzer coverage) the same
 # suite and examples, and every fuzz target for 15 s (scripts/fuzz.sh); for the wasm preset the same suite under
-# Node, the examples under Node, the JS API tests, tsc, the npm package and the browser tests of the page.
+# Node, the examples under Node, the JS API tests, tsc, the npm package and the browser tests of the page; then the
+# docs check (scripts/check_docs.sh: links, the API references, every runnable block in README.md and docs/).
 #
 # The builds run one after another, each on every core; each preset's tests run while the next preset builds
 # (their output is kept in build/logs/ and printed when they end). At the end, or when a phase fails, a table
@@ -83,7 +84,7 @@ collect() {
 check_tools() {
   local missing=() tool package
   for pair in cmake:cmake ninja:ninja-build g++:g++ clang++:clang em++:emscripten node:nodejs npm:npm \
-              chromium:chromium protoc:protobuf-compiler python3:python3; do
+              chromium:chromium protoc:protobuf-compiler python3:python3 doxygen:doxygen; do
     tool=${pair%%:*}; package=${pair#*:}
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool (apt-get install $package)")
   done
@@ -113,6 +114,7 @@ spawn "asan tests" ctest --preset asan
 run "wasm build" build wasm
 collect
 run "wasm tests" ctest --preset wasm
+run "docs check" scripts/check_docs.sh
 run "fuzz run" scripts/fuzz.sh all 15
 
 print_table
