@@ -139,9 +139,9 @@ function closingBrace(code, open) {
 }
 
 /**
- * A C++ block as a translation unit of the one doc_blocks executable: its #include lines first, the rest in an
- * anonymous namespace (so two blocks may both define a `struct Model` or a helper), then `int doc_block_<name>()`
- * that calls the block's main. Only the real main may end without a return, so `return 0;` is added before the
+ * A C++ block as a source of the one doc_blocks executable: its #include lines first, the rest in a namespace of its
+ * own, `doc_block_<name>_code` (so two blocks compiled in one unity batch may both define a `struct Model` or a
+ * helper), then `int doc_block_<name>()` that calls the block's main. Only the real main may end without a return, so `return 0;` is added before the
  * brace that closes the block's main, on that line. #line directives make compiler messages name the doc's lines.
  * Throws DocBlockError when the block has no `int main()`.
  */
@@ -156,9 +156,10 @@ export function cppSource(block, root = ROOT) {
   const lines = code.replace(/\n$/, '').split('\n');
   const isInclude = (line) => /^\s*#\s*include\b/.test(line);
   const includes = lines.flatMap((line, index) => (isInclude(line) ? [`#line ${block.line + 1 + index} "${path}"`, line] : []));
-  return [...includes, 'namespace {', `#line ${block.line + 1} "${path}"`,
+  const space = `doc_block_${block.name}_code`;
+  return [...includes, `namespace ${space} {`, `#line ${block.line + 1} "${path}"`,
           ...lines.map((line) => (isInclude(line) ? '' : line)),
-          '}  // namespace', `int doc_block_${block.name}() { return main(); }`, ''].join('\n');
+          `}  // namespace ${space}`, `int doc_block_${block.name}() { return ${space}::main(); }`, ''].join('\n');
 }
 
 /** Writes `text` to `path` unless it holds it already (unchanged files keep their time: no rebuild). */
