@@ -270,6 +270,20 @@ TEST_CASE("ops/reduce_sum: shape rule with unknown dims") {
   CHECK_THROWS_AS(infer("reduce_sum", f32({-1, 3}), {{"axes", tl::Ints{2}}}), tl::InvalidArgument);
 }
 
+TEST_CASE("ops/argmax: in a graph, into a reused buffer that is not zero") {
+  // The executor hands argmax's output the slot of a dead int32 value of its size (the expanded r, holding
+  // 3 2 0 1 4): a strided argmax whose answer is index 0 must write that 0, not keep what the slot held.
+  auto r = tl::constant({3, 2, 0, 1, 4}, {1, 5});
+  auto positions = [](const tl::Tensor& r) {
+    auto one_hot = tl::cast(tl::equal(tl::expand_dims(r, -1), tl::range(5)), tl::float32);  // [0, j, k] = r_j == k
+    return tl::argmax(one_hot, 1);                                                         // where each k is in r
+  };
+  auto traced = tl::function(positions);
+  CHECK(positions(r).to_vector<std::int32_t>() == I{2, 3, 1, 0, 4});
+  CHECK(traced(r).to_vector<std::int32_t>() == I{2, 3, 1, 0, 4});
+  CHECK(traced(r).to_vector<std::int32_t>() == I{2, 3, 1, 0, 4});
+}
+
 TEST_CASE("ops/argmax: values") {
   auto x = tl::constant({1.f, 5.f, 3.f, 7.f, 2.f, 7.f}, {2, 3});
   SUBCASE("last axis, first index among ties") {

@@ -362,7 +362,8 @@ void argmax_blocks(const T* x, I32* out, std::int64_t outer, std::int64_t n, std
       *out = first_max(block, n);
       continue;
     }
-    std::copy_n(block, inner, best.data());  // out is zero-filled by the funnel
+    std::copy_n(block, inner, best.data());
+    std::fill_n(out, inner, I32{0});  // a graph's output slot holds what its last value left there
     for (std::int64_t j = 1; j < n; ++j) {
       const T* row = block + j * inner;
       for (std::int64_t i = 0; i < inner; ++i) {
