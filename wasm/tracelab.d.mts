@@ -29,9 +29,11 @@ export type TypedArray = Float32Array | Int32Array | Uint8Array;
 
 /**
  * A tensor (tf.Tensor): shape, dtype and a handle to values held by the WASM core. Make one with tl.tensor and the
- * other creation functions; free it with dispose() or inside tl.tidy. Every method below is the tl function of the
- * same name with this tensor as the first argument (`x.add(y)` is `tl.add(x, y)`); an argument that is not a tensor
- * converts as tl.tensor's values do, taking this tensor's dtype. A method of a disposed tensor throws InvalidArgument.
+ * other creation functions; free it with dispose() or inside tl.tidy. Every op method below is the tl function of the
+ * same name with this tensor as the first argument (`x.add(y)` is `tl.add(x, y)`) unless its comment says otherwise;
+ * an argument that is not a tensor converts as tl.tensor's values do, taking this tensor's dtype, and a tensor of
+ * another dtype in a binary op is promoted as TF.js promotes it (bool < int32 < float32: `int32.add(float32)` is
+ * float32). A method of a disposed tensor throws InvalidArgument. A tl.Variable is a Tensor too.
  */
 export declare class Tensor {
   /** The dims, e.g. [2, 3]. */
@@ -151,10 +153,92 @@ export declare class Tensor {
   clipByValue(lo: TensorLike, hi: TensorLike): Tensor;
   /** The same values, with no gradient flowing through (tf.stopGradient). */
   stopGradient(): Tensor;
+  /** tl.oneHot(this, depth, onValue, offValue): this holds int32 indices. */
+  oneHot(depth: number, onValue?: number, offValue?: number): Tensor;
+  /** Zeros of this shape and dtype (tf.zerosLike). */
+  zerosLike(): Tensor;
+  /** Ones of this shape and dtype (tf.onesLike). */
+  onesLike(): Tensor;
+  /** tl.conv2d(this, filter, strides, pad): this is NHWC, the filter [height, width, in, out]. */
+  conv2d(filter: TensorLike, strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  /** tl.maxPool(this, filterSize, strides, pad). */
+  maxPool(filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  /** tl.avgPool(this, filterSize, strides, pad). */
+  avgPool(filterSize: number | [number, number], strides?: number | [number, number], pad?: 'valid' | 'same'): Tensor;
+  /** tl.concat([this, ...others], axis), as TF.js' x.concat: `others` is one tensor or an array of them. */
+  concat(others: TensorLike | TensorLike[], axis?: number): Tensor;
+  /** tl.stack([this, ...others], axis), as TF.js' x.stack: `others` is one tensor or an array of them. */
+  stack(others: TensorLike | TensorLike[], axis?: number): Tensor;
+  /** tl.where(condition, this, other), as TF.js' x.where: this where condition is true, else other. */
+  where(condition: TensorLike, other: TensorLike): Tensor;
+  /** The values as a 1-D tensor (tf.Tensor.as1D). */
+  as1D(): Tensor;
+  /** The values reshaped to [rows, columns] (tf.Tensor.as2D). */
+  as2D(rows: number, columns: number): Tensor;
+  /** The values reshaped to [rows, columns, depth] (tf.Tensor.as3D). */
+  as3D(rows: number, columns: number, depth: number): Tensor;
+  /** The values reshaped to [rows, columns, depth, depth2] (tf.Tensor.as4D). */
+  as4D(rows: number, columns: number, depth: number, depth2: number): Tensor;
+  /** The values reshaped to [rows, columns, depth, depth2, depth3] (tf.Tensor.as5D). */
+  as5D(rows: number, columns: number, depth: number, depth2: number, depth3: number): Tensor;
+  /** The one value as a scalar (tf.Tensor.asScalar); a tensor of another size is an InvalidArgument. */
+  asScalar(): Tensor;
+  /** The values converted to `dtype`: cast(dtype) (tf.Tensor.asType). */
+  asType(dtype: DType): Tensor;
+  /** The values as a 1-D tensor (tf.Tensor.flatten). */
+  flatten(): Tensor;
+  /** The values reshaped to `other`'s shape (tf.Tensor.reshapeAs). */
+  reshapeAs(other: Tensor): Tensor;
+  /** cast('float32') (tf.Tensor.toFloat). */
+  toFloat(): Tensor;
+  /** cast('int32') (tf.Tensor.toInt). */
+  toInt(): Tensor;
+  /** cast('bool') (tf.Tensor.toBool). */
+  toBool(): Tensor;
+  /** A new variable holding these values (cast to `dtype` when given): tl.variable(this, trainable, name). */
+  variable(trainable?: boolean, name?: string, dtype?: DType): Variable;
+  /** tl.tile(this, reps). */
+  tile(reps: number[]): Tensor;
+  /** tl.pad(this, paddings, constantValue). */
+  pad(paddings: Array<[number, number]>, constantValue?: number): Tensor;
+  /** tl.split(this, numOrSizeSplits, axis). */
+  split(numOrSizeSplits: number | number[], axis?: number): Tensor[];
+  /** tl.unstack(this, axis). */
+  unstack(axis?: number): Tensor[];
+  /** tl.batchNorm(this, mean, variance, offset, scale, varianceEpsilon). */
+  batchNorm(mean: TensorLike, variance: TensorLike, offset?: TensorLike | null, scale?: TensorLike | null,
+            varianceEpsilon?: number): Tensor;
+  /** tl.norm(this, ord, axis, keepDims). */
+  norm(ord?: NormOrder, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** tl.leakyRelu(this, alpha). */
+  leakyRelu(alpha?: number): Tensor;
+  /** tl.elu(this). */
+  elu(): Tensor;
+  /** tl.selu(this). */
+  selu(): Tensor;
+  /** tl.floor(this). */
+  floor(): Tensor;
+  /** tl.ceil(this). */
+  ceil(): Tensor;
+  /** tl.round(this): half to even. */
+  round(): Tensor;
+  /** tl.sign(this). */
+  sign(): Tensor;
+  /** tl.topk(this, k, sorted). */
+  topk(k?: number, sorted?: boolean): TopK;
+  /** tl.cumsum(this, axis, exclusive, reverse). */
+  cumsum(axis?: number, exclusive?: boolean, reverse?: boolean): Tensor;
+  /** tl.dot(this, b). */
+  dot(b: TensorLike): Tensor;
 }
 
-/** A mutable tensor with a name (tf.Variable); ops accept it directly. Make one with tl.variable. */
-export declare class Variable {
+/**
+ * A mutable tensor with a name (tf.Variable), made with tl.variable: a Tensor that goes wherever a tensor goes. Its
+ * methods, dataSync, toString and every op read its current value (after assign, the new one); inside a tl.function
+ * that read is a read node of the graph, so a call after assign() sees the new value without retracing. tl.tidy does
+ * not dispose it; dispose() and tl.dispose do.
+ */
+export declare class Variable extends Tensor {
   /** The name given to tl.variable ('Variable' by default). */
   readonly name: string;
   /** The dims; fixed for the variable's life. */
@@ -1221,8 +1305,8 @@ export interface Tracelab {
    * Losses (tf.losses), each a scalar mean over the batch: meanSquaredError, binaryCrossentropy,
    * categoricalCrossentropy, sparseCategoricalCrossentropy; `fromLogits` for predictions that are logits.
    */
-  losses: Record<'meanSquaredError' | 'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy',
-                 (labels: TensorLike, predictions: TensorLike, options?: { fromLogits?: boolean }) => Tensor>;
+  losses: Record<'binaryCrossentropy' | 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy',
+                 (labels: TensorLike, predictions: TensorLike, options?: { fromLogits?: boolean }) => Tensor> & CoreLosses;
   /** Optimizers (tf.train); each hyperparameter must be a number. */
   train: {
     /** Gradient descent (default learning rate 0.01). */
@@ -1350,6 +1434,172 @@ export interface Tracelab {
   ConversionError: typeof ConversionError;
   /** AutoGraph: JavaScript control flow over tensors as graph control flow. */
   autograph: Autograph;
+
+  // TF.js functions made of registry ops (wasm/js/tfjs_ops.mjs): eager, on the tape and traced alike.
+  /** A rank-1 tensor of flat values (tf.tensor1d); other values are an InvalidArgument. */
+  tensor1d(values: TensorValues, dtype?: DType): Tensor;
+  /** A rank-2 tensor (tf.tensor2d): nested values, or flat values with a shape of 2 dims. */
+  tensor2d(values: TensorValues, shape?: [number, number], dtype?: DType): Tensor;
+  /** A rank-3 tensor (tf.tensor3d): nested values, or flat values with a shape of 3 dims. */
+  tensor3d(values: TensorValues, shape?: [number, number, number], dtype?: DType): Tensor;
+  /** A rank-4 tensor (tf.tensor4d): nested values, or flat values with a shape of 4 dims. */
+  tensor4d(values: TensorValues, shape?: [number, number, number, number], dtype?: DType): Tensor;
+  /**
+   * TF.js' grad: grad(f)(x, dy) is d sum(f(x) * dy) / dx (dy = ones when not given); an f whose result does not
+   * depend on x is an InvalidArgument, as TF.js throws.
+   */
+  grad(f: (x: Tensor) => Tensor): (x: Tensor, dy?: TensorLike) => Tensor;
+  /** TF.js' valueAndGrad: {value: f(x), grad: grad(f)(x, dy)} in one pass. */
+  valueAndGrad(f: (x: Tensor) => Tensor): (x: Tensor, dy?: TensorLike) => ValueAndGrad;
+  /** x repeated reps[i] times along each axis i (tf.tile); reps has one entry per dim. */
+  tile(x: TensorLike, reps: number[]): Tensor;
+  /** x with paddings[i] = [before, after] values of constantValue (default 0) around axis i (tf.pad). */
+  pad(x: TensorLike, paddings: Array<[number, number]>, constantValue?: number): Tensor;
+  /** x cut along axis into n equal parts, or parts of the given sizes (one may be -1: the rest) (tf.split). */
+  split(x: TensorLike, numOrSizeSplits: number | number[], axis?: number): Tensor[];
+  /** The slices of x along axis, that axis removed (tf.unstack). */
+  unstack(x: TensorLike, axis?: number): Tensor[];
+  /** num evenly spaced float32 values from start to stop, both included (tf.linspace); num must be positive. */
+  linspace(start: number, stop: number, num: number): Tensor;
+  /**
+   * x with each entry (or each entry of noiseShape, broadcast) zeroed with probability rate and the rest divided by
+   * 1 - rate (tf.dropout); `seed` makes the mask repeatable. rate in [0, 1).
+   */
+  dropout(x: TensorLike, rate: number, noiseShape?: Array<number | null>, seed?: number): Tensor;
+  /** (x - mean) / sqrt(variance + varianceEpsilon) * scale + offset, broadcasting (tf.batchNorm; epsilon 0.001). */
+  batchNorm(x: TensorLike, mean: TensorLike, variance: TensorLike, offset?: TensorLike | null, scale?: TensorLike | null,
+            varianceEpsilon?: number): Tensor;
+  /** The mean and (population) variance of x over axis (default: every axis) (tf.moments). */
+  moments(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Moments;
+  /**
+   * A vector norm (over all values, or one axis) or a matrix norm (over two axes) (tf.norm): ord 'euclidean' (default)
+   * or 2, 1, Infinity, -Infinity; 'fro' for matrices.
+   */
+  norm(x: TensorLike, ord?: NormOrder, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** x where x > 0, else alpha * x (tf.leakyRelu; alpha 0.2). */
+  leakyRelu(x: TensorLike, alpha?: number): Tensor;
+  /** x where x > 0, else exp(x) - 1 (tf.elu). */
+  elu: Unary;
+  /** scale * (x where x > 0, else alpha * (exp(x) - 1)) with SELU's constants (tf.selu). */
+  selu: Unary;
+  /** The largest integer <= x, float32 (tf.floor); exact for every float32; gradient zero. */
+  floor: Unary;
+  /** The smallest integer >= x, float32 (tf.ceil); gradient zero. */
+  ceil: Unary;
+  /** x rounded half to even (tf.round: round(2.5) is 2); int32 as it is; gradient zero. */
+  round: Unary;
+  /** -1, 0 or 1 by the sign of x (0 for NaN, as TF.js) (tf.sign); gradient zero. */
+  sign: Unary;
+  /**
+   * The k largest entries along the last axis, largest first, and their indices; equal values in index order
+   * (tf.topk). Compares every pair of entries of a row: memory grows with the square of the last dimension.
+   */
+  topk(x: TensorLike, k?: number, sorted?: boolean): TopK;
+  /** Running sums along axis (tf.cumsum); exclusive leaves out the entry itself, reverse sums from the end. */
+  cumsum(x: TensorLike, axis?: number, exclusive?: boolean, reverse?: boolean): Tensor;
+  /** The dot product of vectors and matrices of rank 1 or 2 (tf.dot). */
+  dot(t1: TensorLike, t2: TensorLike): Tensor;
+  /** v1[i] * v2[j] for vectors v1, v2 (tf.outerProduct). */
+  outerProduct(v1: TensorLike, v2: TensorLike): Tensor;
+  /** Resolves on the next animation frame; in Node, on the next turn of the event loop (tf.nextFrame). */
+  nextFrame(): Promise<void>;
+  /** tf.util's basics. */
+  util: Util;
+  /** The reductions of the tfjs-core losses (tf.Reduction). */
+  Reduction: Reductions;
+}
+
+/** What tl.topk returns. */
+export interface TopK {
+  /** The k largest entries along the last axis, largest first. */
+  values: Tensor;
+  /** Their indices along the last axis (int32). */
+  indices: Tensor;
+}
+
+/** What tl.moments returns. */
+export interface Moments {
+  /** The mean over the axes. */
+  mean: Tensor;
+  /** The population variance over the axes. */
+  variance: Tensor;
+}
+
+/** What a tl.valueAndGrad function returns. */
+export interface ValueAndGrad {
+  /** f(x). */
+  value: Tensor;
+  /** d sum(f(x) * dy) / dx. */
+  grad: Tensor;
+}
+
+/** A norm's order for tl.norm. */
+export type NormOrder = number | 'euclidean' | 'fro';
+
+/** How a tfjs-core loss reduces the weighted losses (tf.Reduction): the values of tl.Reduction. */
+export interface Reductions {
+  /** The weighted losses as they are. */
+  readonly NONE: 0;
+  /** Their sum over the sum of the weights (the mean without weights). */
+  readonly MEAN: 1;
+  /** Their sum. */
+  readonly SUM: 2;
+  /** Their sum over the number of non-zero weights (the default; the mean without weights). */
+  readonly SUM_BY_NONZERO_WEIGHTS: 3;
+}
+
+/**
+ * tfjs-core's losses (tf.losses): each weighs the per-entry losses by `weights` (broadcast) and reduces them by
+ * `reduction` (default SUM_BY_NONZERO_WEIGHTS). Labels and predictions must have equal shapes (a ShapeError else).
+ */
+export interface CoreLosses {
+  /**
+   * (labels - predictions)^2 reduced. Also Keras' mean squared error: with an options object (or nothing) as the
+   * third argument it is the Keras-named loss, `fromLogits` accepted.
+   */
+  meanSquaredError(labels: TensorLike, predictions: TensorLike, weights?: TensorLike | { fromLogits?: boolean } | null,
+                   reduction?: number): Tensor;
+  /** losses (already computed) weighted and reduced. */
+  computeWeightedLoss(losses: TensorLike, weights?: TensorLike | null, reduction?: number): Tensor;
+  /** |labels - predictions| reduced. */
+  absoluteDifference(labels: TensorLike, predictions: TensorLike, weights?: TensorLike | null, reduction?: number): Tensor;
+  /** 1 - sum(labels * predictions, axis), for unit-length labels and predictions, reduced. */
+  cosineDistance(labels: TensorLike, predictions: TensorLike, axis: number, weights?: TensorLike | null,
+                 reduction?: number): Tensor;
+  /** max(0, 1 - (2 * labels - 1) * predictions) for 0/1 labels, reduced. */
+  hingeLoss(labels: TensorLike, predictions: TensorLike, weights?: TensorLike | null, reduction?: number): Tensor;
+  /** Quadratic within delta (default 1) of the label, linear beyond, reduced. */
+  huberLoss(labels: TensorLike, predictions: TensorLike, weights?: TensorLike | null, delta?: number,
+            reduction?: number): Tensor;
+  /** -labels * log(predictions + epsilon) - (1 - labels) * log(1 - predictions + epsilon), reduced (epsilon 1e-7). */
+  logLoss(labels: TensorLike, predictions: TensorLike, weights?: TensorLike | null, epsilon?: number,
+          reduction?: number): Tensor;
+  /** Binary cross-entropy of sigmoid(logits) against labels smoothed towards 0.5 by labelSmoothing, reduced. */
+  sigmoidCrossEntropy(multiClassLabels: TensorLike, logits: TensorLike, weights?: TensorLike | null,
+                      labelSmoothing?: number, reduction?: number): Tensor;
+  /** -sum(labels * logSoftmax(logits), -1) with labels smoothed by labelSmoothing, one loss per row, reduced. */
+  softmaxCrossEntropy(onehotLabels: TensorLike, logits: TensorLike, weights?: TensorLike | null, labelSmoothing?: number,
+                      reduction?: number): Tensor;
+  /** The reductions (tf.Reduction). */
+  Reduction: Reductions;
+}
+
+/** tf.util's basics. */
+export interface Util {
+  /** The number of elements of a shape (1 for []). */
+  sizeFromShape(shape: number[]): number;
+  /** Nested arrays (and typed arrays inside them, unless skipTypedArray) as one flat array, appended to `result`. */
+  flatten<T>(arr: T | unknown[], result?: T[], skipTypedArray?: boolean): T[];
+  /** Shuffles an array or typed array in place. */
+  shuffle(array: unknown[] | Float32Array | Int32Array | Uint8Array | Uint32Array): void;
+  /** [0, n) shuffled. */
+  createShuffledIndices(n: number): Uint32Array;
+  /** Throws an InvalidArgument with msg() when expr is falsy. */
+  assert(expr: boolean, msg: () => string): void;
+  /** True when two arrays have the same length and equal entries. */
+  arraysEqual(a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean;
+  /** A high-resolution time in milliseconds. */
+  now(): number;
 }
 
 /**

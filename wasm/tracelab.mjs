@@ -17,6 +17,7 @@ import { concreteRef, makeFunction } from './js/function.mjs';
 import { makeNN } from './js/nn.mjs';
 import { makeOps } from './js/ops.mjs';
 import { makeSavedModel } from './js/saved_model.mjs';
+import { makeTfjsOps } from './js/tfjs_ops.mjs';
 import { DTYPE_CODE, Engine, Tensor } from './js/tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape, toScalarData, toTensorData } from './js/values.mjs';
 
@@ -142,6 +143,7 @@ export async function loadTracelab(options) {
   };
   /** AutoGraph: JavaScript `if` / loops / `&&` over tensors as graph control flow (convert, toCode, toFunction). */
   tl.autograph = makeAutograph(tl, engine, converter ? await converter : null);
+  installTfjsOps(tl, engine);
   // The engine, the core's functions and a tl.function's core handle, for the benchmark that takes a call through
   // the API apart (bench/js/facade_bench.mjs), and the retracing detectors' reset for the cell worker. Not part of
   // the API: no checks, no stability.
@@ -152,6 +154,30 @@ export async function loadTracelab(options) {
                            resetRetracingDetectors: () => core.functionResetRetracingDetectors() }),
   });
   return tl;
+}
+
+/**
+ * Adds the TF.js functions of wasm/js/tfjs_ops.mjs: each entry to the ops table (engine.addOps: the Tensor method
+ * where TF.js has one) and as tl.<name>; tfjs-core's losses beside the Keras ones of tl.losses (meanSquaredError takes
+ * both signatures), tl.util and tl.Reduction.
+ */
+function installTfjsOps(tl, engine) {
+  const { entries, losses, util, Reduction } = makeTfjsOps(tl);
+  engine.addOps(entries);
+  for (const [name, { fn }] of Object.entries(entries)) tl[name] = fn;
+  const kerasMeanSquaredError = tl.losses.meanSquaredError;
+  const isOptions = (v) => v !== null && typeof v === 'object' &&
+                            (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+  tl.losses = {
+    ...tl.losses,
+    ...losses,
+    meanSquaredError: (labels, predictions, weightsOrOptions, reduction) =>
+      ((weightsOrOptions === undefined || isOptions(weightsOrOptions)) && reduction === undefined
+        ? kerasMeanSquaredError(labels, predictions, weightsOrOptions)
+        : losses.meanSquaredError(labels, predictions, weightsOrOptions, reduction)),
+  };
+  tl.util = util;
+  tl.Reduction = Reduction;
 }
 
 /** Tensors up to this many dims + values are made through the staging area (one crossing with numbers). */

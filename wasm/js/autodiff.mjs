@@ -1,7 +1,7 @@
 // Variables and gradients: tl.variable, tl.GradientTape (the tape the articles use) and TF.js' tl.grads /
 // tl.valueAndGrads / tl.variableGrads, all on the core's one tape.
 import { guard, guardCall, InvalidArgument } from './errors.mjs';
-import { isLiveTensor, Tensor } from './tensor.mjs';
+import { isLiveTensor, Tensor, VARIABLE } from './tensor.mjs';
 import { checkOptions, describeValue } from './values.mjs';
 
 /** The options of tl.GradientTape and of its gradient(), and how errors name them. */
@@ -14,32 +14,49 @@ export function makeAutodiff(engine, toTensor) {
   const core = engine.core;
   const variablesById = new Map();
 
-  /** A mutable tensor with a name (tf.Variable). Read it with read(); ops accept it directly. */
-  class Variable {
+  /**
+   * A mutable tensor with a name (tf.Variable): a Tensor that goes wherever a tensor goes. Its `id` is the core's
+   * variable handle, not a tensor handle; what reads its values (ops, methods, dataSync, toString) reads the current
+   * value through read() each time, and inside a tl.function that read is a read node of the graph. Its shape and
+   * dtype are fixed: assign() checks them.
+   */
+  class Variable extends Tensor {
     constructor(initial, trainable = true, name = 'Variable', handle = undefined) {
+      let id = handle;
       if (handle === undefined) {
         if (typeof trainable !== 'boolean')
           throw new InvalidArgument(`tl.variable: trainable is ${describeValue(trainable)}; expected a boolean`);
         if (typeof name !== 'string') throw new InvalidArgument(`tl.variable: name is ${describeValue(name)}; expected a string`);
         const value = toTensor(initial, undefined, 'variable');
-        this.id = guard(() => core.variableNew(value.id, name, trainable));
-        if (value !== initial) value.dispose();
-      } else {
-        this.id = handle;
+        try {
+          id = guard(() => core.variableNew(value.id, name, trainable));
+        } finally {
+          if (value !== initial) value.dispose();
+        }
       }
-      const info = core.variableInfo(this.id);
+      const info = core.variableInfo(id);
+      super(engine, id, info.shape, info.dtype, false);
       this.name = info.name;
-      this.shape = info.shape;
-      this.dtype = info.dtype;
       this.trainable = info.trainable;
-      this.isDisposed = false;
-      variablesById.set(this.id, this);
+      variablesById.set(id, this);
     }
     /** The current value (a new tensor; inside a tl.function, a read node of the graph). */
     read() {
       this.check();
       return engine.wrapResult(guardCall(core.variableRead, this.id));
     }
+    /** fn(value) on the current value, which is disposed afterwards. */
+    withValue(fn) {
+      const value = this.read();
+      try {
+        return fn(value);
+      } finally {
+        value.dispose();
+      }
+    }
+    dataSync() { return this.withValue((value) => value.dataSync()); }
+    toString() { return this.withValue((value) => value.toString()); }
+    [Symbol.toPrimitive](hint) { return this.withValue((value) => value[Symbol.toPrimitive](hint)); }
     /** Replaces the value (same shape and dtype). */
     assign(value) { this.update(value, 'assign'); }
     assignAdd(delta) { this.update(delta, 'add'); }
@@ -56,6 +73,9 @@ export function makeAutodiff(engine, toTensor) {
     check() {
       if (this.isDisposed) throw new InvalidArgument(`Variable '${this.name}' was disposed`);
     }
+    checkAlive(what) {
+      if (this.isDisposed) throw new InvalidArgument(`${what}: Variable '${this.name}' was disposed`);
+    }
     dispose() {
       if (this.isDisposed) return;
       core.variableDispose(this.id);
@@ -63,6 +83,8 @@ export function makeAutodiff(engine, toTensor) {
       this.isDisposed = true;
     }
   }
+
+  Variable.prototype[VARIABLE] = true;
 
   const source = (s) => {
     if (s instanceof Variable) return { kind: 'variable', id: s.id };
@@ -93,7 +115,7 @@ export function makeAutodiff(engine, toTensor) {
       const unconnectedGradients = options === undefined ? 'none'
         : (checkOptions(options, GRADIENT_OPTIONS, GRADIENT_WHAT).unconnectedGradients ?? 'none');
       const list = Array.isArray(sources) ? sources : [sources];
-      if (!(target instanceof Tensor)) {
+      if (!(target instanceof Tensor) || target instanceof Variable) {
         const got = target === null ? 'null' : target instanceof Variable ? 'a variable (read() it)' : typeof target;
         throw new InvalidArgument(`GradientTape.gradient: the target must be a tensor, got ${got}`);
       }
@@ -160,5 +182,6 @@ export function makeAutodiff(engine, toTensor) {
       return { value, grads };
     }),
   };
+  engine.variable = api.variable;  // Tensor.variable()
   return { api, isVariable: (v) => v instanceof Variable, fromHandle };
 }

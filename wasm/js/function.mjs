@@ -3,7 +3,7 @@
 // On a new key the callback runs once with symbolic tensors (its ops become graph nodes; console.log runs only
 // then, tl.print every call); later calls with a matching key only run the graph.
 import { guard, inJavaScriptTerms, InvalidArgument, OperatorNotAllowedInGraphError } from './errors.mjs';
-import { allLiveTensors, Tensor } from './tensor.mjs';
+import { allLiveTensors, isVariable as isAnyVariable, Tensor } from './tensor.mjs';
 import { checkOptions, describeValue, toDtype, toShape } from './values.mjs';
 
 /** How a tl.function call's results are read: as tensors, as typed arrays of their values, as arraySync's arrays. */
@@ -62,7 +62,10 @@ function flattenArgs(args) {
   return { leaves, structure: nested ? text : '' };
 }
 
-/** `args` with their tensor and TensorSpec leaves replaced, in flattenArgs' order, by `symbolic`. */
+/**
+ * `args` with their tensor and TensorSpec leaves replaced, in flattenArgs' order, by `symbolic`; variables stay
+ * themselves (the trace reads them through read nodes).
+ */
 function rebuildArgs(args, symbolic) {
   let next = 0;
   const walk = (value) => {
@@ -71,7 +74,7 @@ function rebuildArgs(args, symbolic) {
       const done = Object.fromEntries(Object.keys(value).sort().map((k) => [k, walk(value[k])]));
       return Object.fromEntries(Object.keys(value).map((k) => [k, done[k]]));  // the caller's key order
     }
-    return value instanceof Tensor || value instanceof TensorSpec ? symbolic[next++] : value;
+    return (value instanceof Tensor && !isAnyVariable(value)) || value instanceof TensorSpec ? symbolic[next++] : value;
   };
   return args.map(walk);
 }
@@ -160,12 +163,12 @@ export function makeFunction(engine, isVariable) {
   // `i` is the argument's index in a flat call, its path ("args[0].x") in a nested one.
   function describeArg(value, i, name) {
     const what = typeof i === 'number' ? `argument ${i}` : i;
+    if (isVariable(value)) return { kind: 'variable', id: value.id };  // first: a Variable is a Tensor, keyed by identity
     if (value instanceof Tensor) {
       value.checkAlive(`${name}: ${what}`);
       return { kind: 'tensor', id: value.id };
     }
     if (value instanceof TensorSpec) return { kind: 'spec', shape: value.shape, dtype: value.dtype };
-    if (isVariable(value)) return { kind: 'variable', id: value.id };
     if (typeof value === 'number') return { kind: 'number', value };
     if (typeof value === 'boolean') return { kind: 'bool', value };
     if (typeof value === 'string') return { kind: 'string', value };
@@ -353,20 +356,41 @@ export function makeFunction(engine, isVariable) {
     return call;
   }
 
+  /**
+   * fn(values): `values` is `items` with each variable replaced by its current value (a read, disposed when fn
+   * returns or throws).
+   */
+  function withValues(items, fn) {
+    if (!items.some(isVariable)) return fn(items);
+    const reads = [];
+    try {
+      return fn(items.map((item) => {
+        if (!isVariable(item)) return item;
+        const value = item.read();
+        reads.push(value);
+        return value;
+      }));
+    } finally {
+      for (const value of reads) value.dispose();
+    }
+  }
+
   /** tf.print: prints its arguments (tensors by value) every time it runs — also inside a traced graph. */
   function print(...args) {
-    let template = '';
-    const tensors = [];
-    for (const a of args) {
-      if (template.length > 0) template += ' ';
-      if (a instanceof Tensor) {
-        template += '{}';
-        tensors.push(a);
-      } else {
-        template += String(a).replaceAll('{', '{{');
+    withValues(args, (values) => {
+      let template = '';
+      const tensors = [];
+      for (const a of values) {
+        if (template.length > 0) template += ' ';
+        if (a instanceof Tensor) {
+          template += '{}';
+          tensors.push(a);
+        } else {
+          template += String(a).replaceAll('{', '{{');
+        }
       }
-    }
-    guard(() => core.opCall('print', tensors.map((t) => t.id), { template }));
+      guard(() => core.opCall('print', tensors.map((t) => t.id), { template }));
+    });
   }
 
   /**
@@ -374,6 +398,7 @@ export function makeFunction(engine, isVariable) {
    * Eagerly a plain branch; inside tl.function one cond node holding both branches as sub-graphs.
    */
   function cond(pred, trueFn, falseFn) {
+    if (isVariable(pred)) return withValues([pred], ([value]) => cond(value, trueFn, falseFn));
     if (!(pred instanceof Tensor))
       throw new InvalidArgument(`tl.cond: pred is ${describeValue(pred)}; expected a bool scalar tensor`);
     pred.checkAlive('tl.cond: pred');
@@ -396,6 +421,7 @@ export function makeFunction(engine, isVariable) {
     checkFunction(what, 'body', body);
     if (!Array.isArray(loopVars))
       throw new InvalidArgument(`${what}: loopVars is ${describeValue(loopVars)}; expected an array of tensors`);
+    if (loopVars.some(isVariable)) return withValues(loopVars, (values) => whileLoop(condFn, body, values, options));
     loopVars.forEach((t, i) => {
       if (!(t instanceof Tensor)) throw new InvalidArgument(`${what}: loopVars[${i}] is ${describeValue(t)}; expected a tensor`);
       t.checkAlive(`${what}: loopVars[${i}]`);

@@ -200,18 +200,25 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       const list = Array.isArray(pairs) ? pairs : Object.entries(pairs);
       const n = list.length;
       const handles = new Array(2 * n);  // the gradients (null: none), then the variables, staged
-      for (let i = 0; i < n; ++i) {
-        const pair = list[i];
-        if (!Array.isArray(pair) || pair.length !== 2)
-          throw new InvalidArgument(`${what}: pairs[${i}] is ${describeValue(pair)}; expected [gradient, variable]`);
-        const g = pair[0], v = pair[1];
-        if (g !== null && !(g instanceof Tensor))
-          throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
-        if (g?.isDisposed) g.checkAlive(`${what}: pairs[${i}][0]`);  // the message is built only for the error
-        handles[i] = g;
-        handles[n + i] = checkVariable(v, what, 'the variables', i);
+      const reads = [];                   // a variable given as a gradient is read (a Variable is a Tensor)
+      try {
+        for (let i = 0; i < n; ++i) {
+          const pair = list[i];
+          if (!Array.isArray(pair) || pair.length !== 2)
+            throw new InvalidArgument(`${what}: pairs[${i}] is ${describeValue(pair)}; expected [gradient, variable]`);
+          let g = pair[0];
+          const v = pair[1];
+          if (g !== null && isVariable(g)) reads.push(g = g.read());
+          if (g !== null && !(g instanceof Tensor))
+            throw new InvalidArgument(`${what}: pairs[${i}][0] is ${describeValue(g)}; expected a tensor or null`);
+          if (g?.isDisposed) g.checkAlive(`${what}: pairs[${i}][0]`);  // the message is built only for the error
+          handles[i] = g;
+          handles[n + i] = checkVariable(v, what, 'the variables', i);
+        }
+        guardCall(core.optimizerApplyStaged, this.id, engine.stage(handles) / 2);
+      } finally {
+        for (const t of reads) t.dispose();
       }
-      guardCall(core.optimizerApplyStaged, this.id, engine.stage(handles) / 2);
     }
     /**
      * Runs f() under a tape and applies the gradients of the loss it returns for varList (default: the trainable
@@ -226,6 +233,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       let cost;
       try {
         cost = f();
+        if (isVariable(cost)) cost = cost.read();   // a Variable is a Tensor: the loss is its value
         if (!(cost instanceof Tensor))
           throw new InvalidArgument(`${what}: f returned ${describeValue(cost)}; expected the loss, a tensor`);
         cost.checkAlive('Optimizer.minimize: the loss');

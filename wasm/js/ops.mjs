@@ -1,22 +1,51 @@
 // Ops in TF.js' spelling. Every registry op (but the structured ones, whose nodes hold sub-graphs: cond,
 // while_loop, while_grad, dataset_loop, fused_elementwise) is callable by name (tl.op('reduce_sum', [x], {axes: [1]})) and as a
 // camelCase function taking tensors then an optional attribute object (tl.ops.clipByValue(x, lo, hi)); the
-// common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)) and
-// chainable methods (x.add(y).relu()). Numbers, arrays and typed arrays become tensors of the first tensor's dtype
-// (wasm/js/values.mjs converts them, or says which element it cannot).
+// common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)), made
+// from one table with the chainable methods (x.add(y).relu()) — the table engine.addOps extends. Numbers, arrays
+// and typed arrays become tensors of the first tensor's dtype (wasm/js/values.mjs converts them, or says which
+// element it cannot). Tensors of different dtypes in a binary op are promoted as TF.js promotes them (PROMOTED).
 import { guardCall, InvalidArgument } from './errors.mjs';
-import { allLiveTensors, DTYPE_CODE, Tensor } from './tensor.mjs';
+import { allLiveTensors, DTYPE_CODE, isVariable as isAnyVariable, Tensor } from './tensor.mjs';
 import { describeValue, integers, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+/**
+ * The registry ops whose inputs at these positions are brought to one dtype in JavaScript before the core runs
+ * them, as TF.js' makeTypesMatch does (upcastType: bool < int32 < float32): int32.add(float32) is a float32 add,
+ * int32.less(float32) compares in float32. The core keeps TensorFlow's rule (equal dtypes or a DTypeError). Names the
+ * registry lacks are TF.js' other promoting ops, promoted once they are registered.
+ */
+const PROMOTED = new Map([
+  ...['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'equal', 'not_equal', 'less', 'less_equal', 'greater',
+      'greater_equal', 'matmul', 'mod', 'floor_div', 'squared_difference', 'atan2', 'div_no_nan']
+    .map((name) => [name, [0, 1]]),
+  ['where', [1, 2]],
+]);
+
+/** The dtypes in promotion order (TF.js' upcastType). */
+const DTYPE_RANK = { bool: 0, int32: 1, float32: 2 };
+
+/**
+ * The names an op method may not take: Tensor's own members (its methods before any op method is added, and its
+ * fields) and tl.Variable's, which would hide the method.
+ */
+const RESERVED = new Set([
+  ...Object.getOwnPropertyNames(Tensor.prototype),
+  'engine', 'id', 'shape', 'dtype', 'symbolic', 'isDisposed', 'kept', 'tracked', 'dataAddress', 'traceName',
+  'name', 'trainable', 'read', 'assign', 'assignAdd', 'assignSub', 'update', 'check', 'withValue',
+]);
 
 /** Builds the op functions for one engine; `isVariable` tells which values are tl.Variables (read as tensors). */
 export function makeOps(engine, makeTensor, isVariable) {
   const core = engine.core;
   // index: the op's place in opNames(), by which opCallStaged names it.
+  // promoted: the input positions PROMOTED brings to one dtype (null: none).
   const infos = new Map(core.opNames().map((name, index) => {
     const info = core.opInfo(name);
-    return [name, { ...info, index, attrIndex: new Map(info.attrs.map((a, k) => [a.name, k])) }];
+    return [name, { ...info, index, attrIndex: new Map(info.attrs.map((a, k) => [a.name, k])),
+                    promoted: PROMOTED.get(name) ?? null }];
   }));
 
   /**
@@ -24,35 +53,39 @@ export function makeOps(engine, makeTensor, isVariable) {
    * array converted by toTensorData (wasm/js/values.mjs) to `dtype`, or to the dtype it infers when undefined.
    */
   function toTensor(value, dtype, what) {
+    if (isVariable(value)) return value.read();  // first: a Variable is a Tensor without a tensor handle
     if (value instanceof Tensor) {
       value.checkAlive(what);
       return value;
     }
-    if (isVariable(value)) return value.read();
     if (isTensorLike(value)) return makeTensor(value, undefined, dtype, { what, root: 'value' });
     throw new InvalidArgument(`${what}: expected a tensor (or a number, boolean, array or typed array), got ` +
                               describeValue(value));
   }
 
   /**
-   * fn(convert): `convert(value, dtype, what)` is toTensor, and the tensors it makes (from plain values, or a
-   * variable's read) are disposed when fn returns or throws — also when a later conversion fails.
+   * fn(convert, scoped): `convert(value, dtype, what)` is toTensor, and the tensors it makes (from plain values, or a
+   * variable's read) are disposed when fn returns or throws — also when a later conversion fails; so are the
+   * tensors `scoped(make)` makes (a cast of an input).
    */
   function withTensors(fn) {
     const made = [];
-    const convert = (value, dtype, what) => {
-      if (value instanceof Tensor) return toTensor(value, dtype, what);
-      // A tensor made here (from a plain value, or a variable's read) lands in `made` and is disposed below, so it
-      // never needs the FinalizationRegistry's safety net.
+    // A tensor made here lands in `made` and is disposed below, so it never needs the FinalizationRegistry's
+    // safety net.
+    const scoped = (make) => {
       engine.scopes.push(made);
       try {
-        return toTensor(value, dtype, what);
+        return make();
       } finally {
         engine.scopes.pop();
       }
     };
+    const convert = (value, dtype, what) => {
+      if (value instanceof Tensor && !isAnyVariable(value)) return toTensor(value, dtype, what);
+      return scoped(() => toTensor(value, dtype, what));
+    };
     try {
-      return fn(convert);
+      return fn(convert, scoped);
     } finally {
       engine.disposeAll(made);
     }
@@ -60,8 +93,9 @@ export function makeOps(engine, makeTensor, isVariable) {
 
   /**
    * Runs registry op `name`; returns one tensor, or an array when the op has several outputs. Inputs that are not
-   * tensors are converted to `dtypes[i]` when given (gather's indices: int32), else to the first tensor's dtype, and
-   * disposed after the call — also when a later input or the call fails.
+   * tensors are converted to `dtypes[i]` when given (gather's indices: int32), else to the first tensor's dtype (at a
+   * PROMOTED position: the promoted dtype of the tensors there), and disposed after the call — also when a later
+   * input or the call fails. Variables are read; tensors at PROMOTED positions are cast to the promoted dtype.
    */
   function op(name, inputs, attrs = {}, dtypes = []) {
     const info = infos.get(name);
@@ -70,11 +104,32 @@ export function makeOps(engine, makeTensor, isVariable) {
       throw new InvalidArgument(`${name}: a structured op (each node holds ${info.subgraphs} sub-graph(s)); ` +
         'it is made by tl.cond, tl.whileLoop, a traced dataset loop or the graph optimizer, not called by name');
     if (!Array.isArray(inputs)) throw new InvalidArgument(`${name}: inputs must be an array`);
-    if (allLiveTensors(inputs)) return staged(info, inputs, attrs);
+    const promoted = info.promoted;
+    if (allLiveTensors(inputs) && (promoted === null || inputs[promoted[0]]?.dtype === inputs[promoted[1]]?.dtype))
+      return staged(info, inputs, attrs);
     checkAttrs(name, info, attrs);
-    const firstTensor = inputs.find((x) => x instanceof Tensor || isVariable(x));
+    const firstTensor = inputs.find((x) => x instanceof Tensor);
     const dtype = firstTensor ? firstTensor.dtype : undefined;
-    return withTensors((convert) => staged(info, inputs.map((x, i) => convert(x, dtypes[i] ?? dtype, `${name}: input ${i}`)), attrs));
+    // At a PROMOTED position: the tensors' promoted dtype, or (no tensor there) the dtype the plain value infers.
+    const upcast = promoted === null ? undefined : promotedDtype(inputs, promoted);
+    return withTensors((convert, scoped) => staged(info, inputs.map((x, i) => {
+      const what = `${name}: input ${i}`;
+      if (promoted === null || !promoted.includes(i)) return convert(x, dtypes[i] ?? dtype, what);
+      const t = convert(x, dtypes[i] ?? upcast, what);
+      return upcast === undefined || t.dtype === upcast ? t : scoped(() => staged(castInfo, [t], { dtype: upcast }));
+    }), attrs));
+  }
+
+  const castInfo = infos.get('cast');
+
+  /** The highest dtype of the tensors at `positions` of `inputs` (upcastType), undefined when none is a tensor. */
+  function promotedDtype(inputs, positions) {
+    let dtype;
+    for (const i of positions) {
+      const x = inputs[i];
+      if (x instanceof Tensor && (dtype === undefined || DTYPE_RANK[x.dtype] > DTYPE_RANK[dtype])) dtype = x.dtype;
+    }
+    return dtype;
   }
 
   /**
@@ -210,9 +265,8 @@ export function makeOps(engine, makeTensor, isVariable) {
     const where = { what };
     return (x, axes, keepDims = false) => op(name, [x], { axes: toAxes(axes, where), keepdims: flag(what, 'keepDims', keepDims) });
   };
-  const api = {
-    op,
-    ops,
+  // The functions with TF.js' positional signatures (the table below makes tl.<name> and the methods of them).
+  const fns = {
     matMul: (a, b, transposeA = false, transposeB = false) =>
       op('matmul', [a, b], { transpose_a: flag('tl.matMul', 'transposeA', transposeA),
                              transpose_b: flag('tl.matMul', 'transposeB', transposeB) }),
@@ -253,6 +307,7 @@ export function makeOps(engine, makeTensor, isVariable) {
   }
   // tf.debugging's assertions (TF.js has none): graph ops with side effects and no outputs. Eagerly they throw at
   // once; in a tl.function they check each call's values and throw InvalidArgument on the bad call only.
+  const api = { op, ops };
   const checked = (message, summarize) => (summarize === undefined ? { message } : { message, summarize });
   const binaryAssert = (name) => (x, y, message = '', summarize) => { op(name, [x, y], checked(message, summarize)); };
   const unaryAssert = (name) => (x, message = '', summarize) => { op(name, [x], checked(message, summarize)); };
@@ -278,16 +333,103 @@ export function makeOps(engine, makeTensor, isVariable) {
     },
   };
   const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);  // logicalNot -> logical_not
-  for (const name of unary) api[name] = (x) => op(snake(name), [x]);
-  for (const name of binary) api[name] = (a, b) => op(snake(name), [a, b]);
-  api.softmax = (x, a = -1) => op('softmax', [x], { axis: axis('tl.softmax', a) });
+  for (const name of unary) fns[name] = (x) => op(snake(name), [x]);
+  for (const name of binary) fns[name] = (a, b) => op(snake(name), [a, b]);
+  fns.softmax = (x, a = -1) => op('softmax', [x], { axis: axis('tl.softmax', a) });
 
-  // Chainable methods: x.add(y), x.matMul(w), x.sum(1), x.reshape([2, 3]), ...
-  const methods = [...unary, ...binary, 'matMul', 'sum', 'mean', 'max', 'min', 'argMax', 'reshape', 'transpose',
-                   'expandDims', 'squeeze', 'slice', 'gather', 'cast', 'broadcastTo', 'clipByValue', 'logSoftmax',
-                   'softmax', 'stopGradient'];
+  // The one table of functions: every function of fns is tl.<name>, and a method x.<name>(...args) = fn(x, ...args)
+  // but where TF.js has none (concat and stack take an array first, where a condition) or another signature.
+  // (stopGradient is Tracelab's: TF.js has no such function.)
+  const table = {};
+  for (const [name, fn] of Object.entries(fns)) table[name] = { fn, method: true };
+  // TF.js: x.concat(y | [y, z], axis) is concat([x, y, z], axis); x.stack likewise.
+  const withThis = (what, x, more) => (more instanceof Tensor ? [x, more] : [x, ...tensorList(what, more)]);
+  table.concat.method = (x, more, a = 0) => fns.concat(withThis('x.concat', x, more), a);
+  table.stack.method = (x, more, a = 0) => fns.stack(withThis('x.stack', x, more), a);
+  table.where.method = (x, condition, other) => fns.where(condition, x, other);  // TF.js: x.where(condition, other)
+  // Methods only (TF.js has no tf.as1D): reshapes and casts.
+  const reshapeTo = (what) => (x, ...dims) => fns.reshape(x, ints(what, 'the dims', dims, 1));
+  Object.assign(table, {
+    as1D: { method: (x) => fns.reshape(x, [-1]) },
+    as2D: { method: reshapeTo('x.as2D') },
+    as3D: { method: reshapeTo('x.as3D') },
+    as4D: { method: reshapeTo('x.as4D') },
+    as5D: { method: reshapeTo('x.as5D') },
+    asScalar: {
+      method: (x) => {
+        if (x.shape.every((d) => d >= 0) && x.size !== 1)
+          throw new InvalidArgument(`x.asScalar: the tensor has shape [${x.shape}] (${x.size} elements); ` +
+                                    'expected one element');
+        return fns.reshape(x, []);
+      },
+    },
+    asType: { method: (x, dtype) => fns.cast(x, dtype) },
+    flatten: { method: (x) => fns.reshape(x, [-1]) },
+    reshapeAs: { method: (x, other) => fns.reshape(x, toTensorShape('x.reshapeAs', other)) },
+    toFloat: { method: (x) => fns.cast(x, 'float32') },
+    toInt: { method: (x) => fns.cast(x, 'int32') },
+    toBool: { method: (x) => fns.cast(x, 'bool') },
+  });
+  function toTensorShape(what, value) {
+    if (!(value instanceof Tensor)) throw new InvalidArgument(`${what}: x is ${describeValue(value)}; expected a tensor`);
+    return value.shape;
+  }
+
   engine.ops = api;
-  for (const name of methods)  // dispatch through the tensor's own engine: several modules may be loaded
-    Tensor.prototype[name] = function method(...args) { return this.engine.ops[name](this, ...args); };
+  engine.methods = {};  // a Tensor's methods call its own engine's: several modules may be loaded
+  engine.addOps = addOps;
+
+  /**
+   * Adds functions to the table: `entries` is {name: {fn, method, replace}}. fn (a function) becomes tl.<name>;
+   * method makes x.<name>(...args) on every Tensor (and Variable): true calls fn(x, ...args), a function calls
+   * method(x, ...args), false or absent makes none. A name the table has already, or a member of Tensor, is an
+   * InvalidArgument unless `replace` is true (a Tensor member never). Returns the engine's ops object (tl's ops).
+   */
+  function addOps(entries) {
+    const what = 'engine.addOps';
+    if (entries === null || typeof entries !== 'object' || Array.isArray(entries))
+      throw new InvalidArgument(`${what}: entries is ${describeValue(entries)}; expected an object {name: {fn, method}}`);
+    for (const [name, entry] of Object.entries(entries)) {
+      const where = `${what}: '${name}'`;
+      if (entry === null || typeof entry !== 'object')
+        throw new InvalidArgument(`${where} is ${describeValue(entry)}; expected {fn, method}`);
+      const { fn, method = false, replace = false } = entry;
+      for (const key of Object.keys(entry))
+        if (key !== 'fn' && key !== 'method' && key !== 'replace')
+          throw new InvalidArgument(`${where}: unknown key '${key}'; expected fn, method, replace`);
+      if (fn !== undefined && typeof fn !== 'function')
+        throw new InvalidArgument(`${where}: fn is ${describeValue(fn)}; expected a function`);
+      if (typeof method !== 'boolean' && typeof method !== 'function')
+        throw new InvalidArgument(`${where}: method is ${describeValue(method)}; expected true, false or a function (x, ...args)`);
+      if (method === true && fn === undefined) throw new InvalidArgument(`${where}: method is true but there is no fn`);
+      if (fn === undefined && method === false) throw new InvalidArgument(`${where}: neither fn nor method`);
+      if (typeof replace !== 'boolean')
+        throw new InvalidArgument(`${where}: replace is ${describeValue(replace)}; expected a boolean`);
+      if (!replace && (Object.hasOwn(api, name) || Object.hasOwn(engine.methods, name)))
+        throw new InvalidArgument(`${where} is in the table already; pass replace: true to replace it`);
+      if (method !== false && RESERVED.has(name))
+        throw new InvalidArgument(`${where} is a member of tl.Tensor or tl.Variable, not an op method`);
+    }
+    for (const [name, { fn, method = false }] of Object.entries(entries)) {
+      if (fn !== undefined) api[name] = fn;
+      else delete api[name];
+      if (method === false) {
+        delete engine.methods[name];
+        continue;
+      }
+      engine.methods[name] = method === true ? fn : method;
+      if (!Object.hasOwn(Tensor.prototype, name)) {
+        Tensor.prototype[name] = function method(...args) {
+          const own = this.engine.methods[name];
+          if (own === undefined)
+            throw new InvalidArgument(`x.${name}: not a method of the tensors of this tensor's Tracelab module`);
+          return own(this, ...args);
+        };
+      }
+    }
+    return api;
+  }
+
+  addOps(table);
   return { api, toTensor, withTensors };
 }

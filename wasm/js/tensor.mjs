@@ -23,6 +23,17 @@ const UNREGISTERED_LIMIT = 1024;
 /** Tensor.tracked: not under the safety net, waiting to be registered (Engine.track), registered. */
 const UNTRACKED = 0, WAITING = 1, REGISTERED = 2;
 
+/**
+ * Marks tl.Variable (wasm/js/autodiff.mjs), a Tensor whose `id` is a variable handle, not a tensor handle: its
+ * values are read through read() each time, so every use of a tensor handle asks isVariable first.
+ */
+export const VARIABLE = Symbol('tracelab.variable');
+
+/** True for a tl.Variable (of any loaded core). */
+export function isVariable(value) {
+  return value instanceof Tensor && value[VARIABLE] === true;
+}
+
 /** Owns the handle bookkeeping of one loaded core. */
 export class Engine {
   constructor(core) {
@@ -200,6 +211,8 @@ export class Engine {
       try {
         const result = fn(...makeArgs(inputs));
         outputs = result === undefined ? [] : Array.isArray(result) ? result : [result];
+        // A variable returned stands for its value: read now (in this scope, so the read's handle is handed over).
+        if (outputs.some(isVariable)) outputs = outputs.map((out) => (isVariable(out) ? out.read() : out));
         for (const [i, out] of outputs.entries()) {
           if (!(out instanceof Tensor)) throw new InvalidArgument(`${name}: output ${i} is not a tensor`);
           out.checkAlive(`${name}: output ${i}`);  // e.g. a captured tensor disposed before the branch returned it
@@ -310,8 +323,15 @@ export class Engine {
     }
   }
 
-  /** Disposes live tensors, their handles staged: one bridge crossing per RELEASE_BATCH of them. */
+  /**
+   * Disposes live tensors, their handles staged: one bridge crossing per RELEASE_BATCH of them. A variable among them
+   * is disposed by its own dispose().
+   */
   disposeAll(tensors) {
+    if (tensors.some(isVariable)) {
+      for (const v of tensors) if (isVariable(v)) v.dispose();
+      tensors = tensors.filter((t) => !isVariable(t));
+    }
     for (let from = 0; from < tensors.length; from += RELEASE_BATCH) {
       const part = tensors.length <= RELEASE_BATCH ? tensors : tensors.slice(from, from + RELEASE_BATCH);
       this.core.tensorDisposeStaged(this.stage(part));
@@ -379,9 +399,12 @@ function dimsAt(heap, at, rank) {
   return shape;
 }
 
-/** True for a Tensor that is not disposed: a call can pass its handle as it is (Engine.stage), nothing to convert. */
+/**
+ * True for a Tensor that is not disposed and not a variable: a call can pass its handle as it is (Engine.stage),
+ * nothing to convert or read.
+ */
 export function isLiveTensor(value) {
-  return value instanceof Tensor && !value.isDisposed;
+  return value instanceof Tensor && !value.isDisposed && value[VARIABLE] !== true;
 }
 
 /** True when every item is a live Tensor. */
@@ -481,6 +504,20 @@ export class Tensor {
       `${what} was used as a JavaScript value (a comparison, arithmetic or Number()) while its function is being ` +
       'traced: that would be decided once, at trace time. Use tensor ops (t.greater(0), t.add(1)), and for if / ' +
       'while on a tensor convert the code with tl.autograph');
+  }
+  /**
+   * A new tl.Variable holding this tensor's values (cast to `dtype` when given): TF.js' x.variable(), tl.variable(x,
+   * trainable, name).
+   */
+  variable(trainable = true, name = 'Variable', dtype = undefined) {
+    const engine = this.engine;
+    if (dtype === undefined || dtype === this.dtype) return engine.variable(this, trainable, name);
+    const value = engine.ops.cast(this, dtype);
+    try {
+      return engine.variable(value, trainable, name);
+    } finally {
+      value.dispose();
+    }
   }
   /** Releases the values (idempotent). */
   dispose() {

@@ -13,7 +13,7 @@
 // Strings (Tracelab has no string dtype), BigInts, null, undefined, objects, functions, tensors inside arrays and
 // ragged nesting are errors.
 import { DTypeError, InvalidArgument, ShapeError } from './errors.mjs';
-import { Tensor } from './tensor.mjs';
+import { isVariable, Tensor } from './tensor.mjs';
 
 /** The typed arrays TF.js makes int32 tensors of; other (non-BigInt) typed arrays make float32 ones. */
 const INT32_ARRAYS = [Int32Array, Uint8Array, Uint8ClampedArray];
@@ -37,7 +37,7 @@ export function describeValue(value) {
     case 'symbol': return 'a symbol';
     default: break;
   }
-  if (value instanceof Tensor) return 'a tl.Tensor';
+  if (value instanceof Tensor) return isVariable(value) ? `the tl.Variable '${value.name}'` : 'a tl.Tensor';
   if (Array.isArray(value)) return `an array of ${value.length} element${value.length === 1 ? '' : 's'}`;
   if (isTypedArray(value)) return `a ${value.constructor.name} of ${value.length} element${value.length === 1 ? '' : 's'}`;
   const name = value?.constructor?.name;
