@@ -5,6 +5,7 @@
 //     dependencies), and every module it ships imports only files it ships and Node's built-in modules;
 //   * Node imports 'tracelab' and 'tracelab/autograph' and trains a small model through tl.function (project/train.mjs);
 //   * `node --import tracelab/autograph/register` converts a marked module (project/hook_app.mjs);
+//   * a TF.js-style program runs with `import * as tf from 'tracelab/tfjs'` (project/tfjs_app.mjs);
 //   * tsc --noEmit type-checks project/usage.ts against the package's declarations, and rejects project/wrong.ts;
 //   * Chromium loads it from the installed folder through an import map (project/index.html + page.mjs).
 // The project's files are copied from tests/package/project/. Needs npm, and Chromium for the last test.
@@ -84,7 +85,7 @@ test('package: the tarball holds the builds, the facade, the declarations, the R
   const files = packed.files.map((file) => file.path).sort();
   const api = walk(join(dist, 'js')).map((path) => `js/${path}`);
   const expected = ['LICENSE', 'README.md', 'autograph.d.mts', 'package.json', 'tracelab.d.mts', 'tracelab.mjs',
-                    'tracelab.core.mjs', 'tracelab.core.wasm', ...api].sort();
+                    'tfjs.d.mts', 'tfjs.mjs', 'tracelab.core.mjs', 'tracelab.core.wasm', ...api].sort();
   assert.deepEqual(files, expected);   // the playground's bundles (vendor.mjs, editor.mjs) stay out
   assert.ok(api.includes('js/autograph-parser.mjs') && api.includes('js/autograph/converter.mjs'), api.join(' '));
 
@@ -101,7 +102,9 @@ test('package: the tarball holds the builds, the facade, the declarations, the R
   assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 The Tracelab authors\n/);
   assert.deepEqual(manifest.exports['.'], { types: './tracelab.d.mts', node: './tracelab.mjs', default: './tracelab.mjs' });
   assert.deepEqual(Object.keys(manifest.exports['./autograph']), ['types', 'node', 'default']);
-  assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './autograph', './autograph/register', './package.json']);
+  assert.deepEqual(manifest.exports['./tfjs'], { types: './tfjs.d.mts', default: './tfjs.mjs' });
+  assert.deepEqual(Object.keys(manifest.exports).sort(),
+                   ['.', './autograph', './autograph/register', './package.json', './tfjs']);
   for (const [entry, targets] of Object.entries(manifest.exports)) {
     for (const target of typeof targets === 'string' ? [targets] : Object.values(targets))
       assert.ok(files.includes(target.replace(/^\.\//, '')), `exports["${entry}"] names ${target}, which is not in the tarball`);
@@ -145,6 +148,13 @@ test('node: import from "tracelab" trains a Dense layer through tl.function; tra
   assert.equal(result.tracingCount, 2);
   assert.equal(result.concreteFunctions, 1);
   assert.match(result.converted, /tl\.autograph\.ifStmt\(x\.greater\(0\), /);
+});
+
+test('node: import * as tf from "tracelab/tfjs" runs a TF.js-style program, the API loaded by top-level await', () => {
+  const result = report(run(process.execPath, ['tfjs_app.mjs']));
+  assert.equal(result.resolved, `file://${join(project, 'node_modules/tracelab/tfjs.mjs')}`);
+  assert.deepEqual(result.product, [17, 39]);
+  assert.ok(Math.abs(result.w - 1) < 1e-3, `w = ${result.w} after 50 SGD steps on (w - 1)^2`);
 });
 
 test('node: --import tracelab/autograph/register converts a module marked "use autograph"', () => {
