@@ -13,6 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # em++'s JS optimizer needs Debian's node modules
+export TRACELAB_REQUIRE_TFJS=1        # the tests against TensorFlow.js fail, not skip, without it (setup.sh test installs it)
 
 start=$(date +%s)
 rows=()           # "phase|start|seconds|result"
