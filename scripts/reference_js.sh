@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the JavaScript API reference with TypeDoc from the package's declarations (wasm/tracelab.d.mts and
-# wasm/autograph.d.mts) into build/api/js and fails on any TypeDoc warning: with validation.notDocumented on,
+# Builds the JavaScript API reference with TypeDoc from the package's declarations (wasm/tracelab.d.mts,
+# wasm/autograph.d.mts and wasm/tfjs.d.mts: typedoc.json's entry points) into build/api/js and fails on any TypeDoc warning: with validation.notDocumented on,
 # every exported name and every member of an exported interface or class needs a doc comment. Needs no build.
 #   scripts/reference_js.sh      prints how many names are documented; on warnings prints them and exits 1
 # The settings are in typedoc.json; TypeDoc comes from the root package (npm ci, as scripts/setup.sh runs it).

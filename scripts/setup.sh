@@ -30,8 +30,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # npm packages: the page's (uPlot, dagre, bundled by esbuild), AutoGraph's parser (acorn, astring, bundled too), the
-# tests' (playwright-core, typescript), the JS API reference's (typedoc), AutoGraph's source map writer (source-map-js). Installed for serving too: the
-# page is built from them. TensorFlow.js (bench/js's packages) is for the tests and the benchmarks only: installed with
+# tests' (playwright-core, typescript), the JS API reference's (typedoc), AutoGraph's source map writer
+# (source-map-js). Installed for serving too: the page is built from them. TensorFlow.js (bench/js's packages) is for the tests and the benchmarks only: installed with
 # `test` (the differential tests against it and the compatibility table, scripts/tfjs_compat.mjs), never for serving.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages (npm ci)"
