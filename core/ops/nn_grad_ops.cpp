@@ -278,14 +278,14 @@ void avg_pool2d_grad_kernel(KernelContext& ctx) {
 /// dx = A_f^T dy, so <g, dx> = <conv2d(g, f), dy>: d dy = conv2d(g, f), d f = conv2d_backprop_filter(g, dy)
 void grad_conv2d_backprop_input(const GradContext& c, Grads d) {
   const Tensor &f = c.input(0), &dy = c.input(1);
-  d[0] = conv2d_backprop_filter(c.grad(), f.shape().dims(), dy, window_strides(c), window_padding(c));
-  d[1] = conv2d(c.grad(), f, window_strides(c), window_padding(c));
+  if (c.needs(0)) d[0] = conv2d_backprop_filter(c.grad(), f.shape().dims(), dy, window_strides(c), window_padding(c));
+  if (c.needs(1)) d[1] = conv2d(c.grad(), f, window_strides(c), window_padding(c));
 }
 /// df = B_x^T dy, so <g, df> = <conv2d(x, g), dy>: d dy = conv2d(x, g), d x = conv2d_backprop_input(g, dy)
 void grad_conv2d_backprop_filter(const GradContext& c, Grads d) {
   const Tensor &x = c.input(0), &dy = c.input(1);
-  d[0] = conv2d_backprop_input(x.shape().dims(), c.grad(), dy, window_strides(c), window_padding(c));
-  d[1] = conv2d(x, c.grad(), window_strides(c), window_padding(c));
+  if (c.needs(0)) d[0] = conv2d_backprop_input(x.shape().dims(), c.grad(), dy, window_strides(c), window_padding(c));
+  if (c.needs(1)) d[1] = conv2d(x, c.grad(), window_strides(c), window_padding(c));
 }
 /// dx = M_x^T dy with M_x the (piecewise constant in x) window-max selection: d dy = M_x g, none to x or y
 void grad_max_pool2d_grad(const GradContext& c, Grads d) {

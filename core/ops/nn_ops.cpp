@@ -179,11 +179,12 @@ void grad_softmax(const GradContext& c, Grads d) {
 void grad_log_softmax(const GradContext& c, Grads d) {
   d[0] = c.grad() - exp(c.output()) * reduce_sum(c.grad(), {axis_attr(c)}, /*keepdims=*/true);
 }
-/// d conv2d(x, f) = (conv2d_backprop_input(g, f), conv2d_backprop_filter(x, g)): the two transposes
+/// d conv2d(x, f) = (conv2d_backprop_input(g, f), conv2d_backprop_filter(x, g)): the two transposes, each only when
+/// its gradient is needed (an image that is data, not a variable, gets none)
 void grad_conv2d(const GradContext& c, Grads d) {
   const Tensor &x = c.input(0), &f = c.input(1);
-  d[0] = conv2d_backprop_input(x.shape().dims(), f, c.grad(), window_strides(c), window_padding(c));
-  d[1] = conv2d_backprop_filter(x, f.shape().dims(), c.grad(), window_strides(c), window_padding(c));
+  if (c.needs(0)) d[0] = conv2d_backprop_input(x.shape().dims(), f, c.grad(), window_strides(c), window_padding(c));
+  if (c.needs(1)) d[1] = conv2d_backprop_filter(x, f.shape().dims(), c.grad(), window_strides(c), window_padding(c));
 }
 /// d max_pool2d: each window's g goes to the first position of its max (TF's CPU choice for ties)
 void grad_max_pool2d(const GradContext& c, Grads d) {
