@@ -606,10 +606,12 @@ export interface PoolConfig {
 /** An optimizer (tf.train.Optimizer), made by tl.train.sgd / momentum / adam / rmsprop. */
 export declare class Optimizer {
   /**
-   * Applies [gradient, variable] pairs (tf.keras' apply_gradients); a null gradient is skipped. A pair that is not
-   * [tensor or null, variable] is an InvalidArgument; a gradient of the wrong shape a ShapeError.
+   * Applies gradients to variables: [gradient, variable] pairs (tf.keras' apply_gradients), or TF.js' forms that
+   * name the variables, {name: gradient} (as tl.variableGrads returns) and [{name, tensor}]. A null gradient is
+   * skipped. A pair that is not [tensor or null, variable], or a name that no live variable or several have, is an
+   * InvalidArgument; a gradient of the wrong shape a ShapeError.
    */
-  applyGradients(pairs: Array<[Tensor | null, Variable]>): void;
+  applyGradients(pairs: Array<[Tensor | null, Variable]> | Record<string, Tensor> | Array<{ name: string; tensor: Tensor }>): void;
   /**
    * TF.js' minimize: runs f() under a tape and applies the gradients of the loss it returns for varList (default:
    * the trainable variables f read), in one core call. Returns the loss when returnCost is true, else null.

@@ -67,7 +67,8 @@ export async function loadTracelab(options) {
   const { api: ops, toTensor, withTensors } = makeOps(engine, makeTensor, autodiff.isVariable);
   toTensorRef = toTensor;
   const traced = makeFunction(engine, autodiff.isVariable);
-  const nn = makeNN(engine, withTensors, autodiff.fromHandle, autodiff.api.GradientTape, autodiff.isVariable);
+  const nn = makeNN(engine, withTensors, autodiff.fromHandle, autodiff.api.GradientTape, autodiff.isVariable,
+                  autodiff.variableNamed);
   let logHandler = null;
   const tl = {
     /** The core's version, e.g. "0.1.0". */

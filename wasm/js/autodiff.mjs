@@ -21,9 +21,10 @@ export function makeAutodiff(engine, toTensor) {
    * dtype are fixed: assign() checks them.
    */
   class Variable extends Tensor {
-    constructor(initial, trainable = true, name = 'Variable', handle = undefined) {
+    constructor(initial, trainable = true, name = undefined, handle = undefined) {
       let id = handle;
       if (handle === undefined) {
+        if (name === undefined) name = unusedName();
         if (typeof trainable !== 'boolean')
           throw new InvalidArgument(`tl.variable: trainable is ${describeValue(trainable)}; expected a boolean`);
         if (typeof name !== 'string') throw new InvalidArgument(`tl.variable: name is ${describeValue(name)}; expected a string`);
@@ -142,6 +143,29 @@ export function makeAutodiff(engine, toTensor) {
     dispose() { core.tapeDispose(this.id); }
   }
 
+  /** A name no live variable has: 'Variable', then 'Variable_1', 'Variable_2', ... (as TF names them). */
+  function unusedName(base = 'Variable') {
+    const taken = new Set([...variablesById.values()].map((v) => v.name));
+    if (!taken.has(base)) return base;
+    for (let n = 1; ; ++n) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
+  }
+
+  /** The live variable named `name` (TF.js looks gradients up by name); an InvalidArgument for none or several. */
+  function variableNamed(name, what) {
+    const found = [...variablesById.values()].filter((v) => v.name === name);
+    if (found.length !== 1)
+      throw new InvalidArgument(`${what}: ${found.length === 0 ? 'no' : found.length} live variables named ` +
+                                `${describeValue(name)}; expected exactly one`);
+    return found[0];
+  }
+
+  /** f(...args) in a tidy scope: what f creates and does not return is disposed (TF.js tidies f in its gradients). */
+  const tidied = (f, args = []) => engine.tidy(() => f(...args));
+  /** Disposes a gradient function's value unless it is one of the inputs or a variable. */
+  const release = (value, inputs) => {
+    if (value instanceof Tensor && !(value instanceof Variable) && !inputs.includes(value)) value.dispose();
+  };
+
   /** The JS Variable for a core variable handle (one object per handle). */
   function fromHandle(id) {
     return variablesById.get(id) ?? new Variable(undefined, undefined, undefined, id);
@@ -160,22 +184,26 @@ export function makeAutodiff(engine, toTensor) {
   const api = {
     Variable,
     GradientTape,
-    variable: (initial, trainable = true, name = 'Variable') => new Variable(initial, trainable, name),
+    variable: (initial, trainable = true, name = undefined) => new Variable(initial, trainable, name),
     /** TF.js: grads(f)(xs) -> d f(...xs) / d xs. */
     grads: (f) => (xs) => withTape((tape) => {
       tape.watch(xs);
-      const y = f(...xs);
-      return tape.gradient(y, xs);
+      const y = tidied(f, xs);
+      try {
+        return tape.gradient(y, xs);
+      } finally {
+        release(y, xs);
+      }
     }),
     /** TF.js: valueAndGrads(f)(xs) -> {value, grads}. */
     valueAndGrads: (f) => (xs) => withTape((tape) => {
       tape.watch(xs);
-      const value = f(...xs);
+      const value = tidied(f, xs);
       return { value, grads: tape.gradient(value, xs) };
     }),
     /** TF.js: variableGrads(f, varList) -> {value, grads: {name: tensor}} for the trainable variables f reads. */
     variableGrads: (f, varList) => withTape((tape) => {
-      const value = f();
+      const value = tidied(f);
       const vars = varList ?? [...variablesById.values()].filter((v) => v.trainable && !v.isDisposed);
       const grads = {};
       tape.gradient(value, vars, { unconnectedGradients: 'zero' }).forEach((g, i) => { grads[vars[i].name] = g; });
@@ -183,5 +211,5 @@ export function makeAutodiff(engine, toTensor) {
     }),
   };
   engine.variable = api.variable;  // Tensor.variable()
-  return { api, isVariable: (v) => v instanceof Variable, fromHandle };
+  return { api, isVariable: (v) => v instanceof Variable, fromHandle, variableNamed };
 }

@@ -37,7 +37,7 @@ const LAYER_OPTIONS = {
   SimpleRNN: { units: positive, activation: 'string', returnSequences: 'boolean', seed: 'count', name: 'string' },
 };
 
-export function makeNN(engine, withTensors, variableFromHandle, GradientTape, isVariable) {
+export function makeNN(engine, withTensors, variableFromHandle, GradientTape, isVariable, variableNamed) {
   const core = engine.core;
   const variablesOf = (ids) => ids.map(variableFromHandle);
   /** A layer's variables, their handles read from the buffer layerVariablesStaged fills (count, then handles). */
@@ -197,7 +197,11 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       const what = 'Optimizer.applyGradients';
       if (pairs === null || typeof pairs !== 'object')
         throw new InvalidArgument(`${what}: expected an array of [gradient, variable] pairs, got ${describeValue(pairs)}`);
-      const list = Array.isArray(pairs) ? pairs : Object.entries(pairs);
+      const named = (p) => p !== null && typeof p === 'object' && !Array.isArray(p) && 'name' in p && 'tensor' in p;
+      // TF.js' forms look variables up by name: {name: gradient} and [{name, tensor}]; ours pairs them directly.
+      const list = !Array.isArray(pairs) ? Object.entries(pairs).map(([name, g]) => [g, variableNamed(name, what)])
+                   : pairs.length > 0 && pairs.every(named) ? pairs.map((p) => [p.tensor, variableNamed(p.name, what)])
+                   : pairs;
       const n = list.length;
       const handles = new Array(2 * n);  // the gradients (null: none), then the variables, staged
       const reads = [];                   // a variable given as a gradient is read (a Variable is a Tensor)
@@ -232,7 +236,7 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
       const tape = new GradientTape();
       let cost;
       try {
-        cost = f();
+        cost = engine.tidy(() => f());   // what f creates besides the loss is disposed, as TF.js does
         if (isVariable(cost)) cost = cost.read();   // a Variable is a Tensor: the loss is its value
         if (!(cost instanceof Tensor))
           throw new InvalidArgument(`${what}: f returned ${describeValue(cost)}; expected the loss, a tensor`);

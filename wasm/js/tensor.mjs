@@ -509,7 +509,7 @@ export class Tensor {
    * A new tl.Variable holding this tensor's values (cast to `dtype` when given): TF.js' x.variable(), tl.variable(x,
    * trainable, name).
    */
-  variable(trainable = true, name = 'Variable', dtype = undefined) {
+  variable(trainable = true, name = undefined, dtype = undefined) {
     const engine = this.engine;
     if (dtype === undefined || dtype === this.dtype) return engine.variable(this, trainable, name);
     const value = engine.ops.cast(this, dtype);

@@ -1,0 +1,84 @@
+// The TF.js programs of examples/tfjs run unchanged on Tracelab (its 'tracelab/tfjs' entry) and on TensorFlow.js' cpu
+// backend, in this process, with the same steps: on each, the loss must fall (the last below the first / FALLS_BY);
+// Tracelab's loss must agree with TF.js' at every step within LOSS_TOLERANCE (float32 sums in another order: the
+// measured relative differences are below 3e-5 at any step, 1e-6 at the last; the last alone would not do, as a
+// converged regression reaches the same minimum with another learning rate); and a program, which disposes of
+// everything it makes, must leave the tensor count where it found it. A difference reported against Tracelab and not
+// fixed yet (KNOWN_BUGS) makes the checks it breaks TODOs. Needs TensorFlow.js (bench/js, installed by scripts/setup.sh
+// test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set, and are skipped otherwise.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
+const benchJs = new URL('../../bench/js/package.json', import.meta.url);
+const installed = existsSync(new URL('../../bench/js/node_modules/@tensorflow/tfjs/package.json', import.meta.url));
+const required = Boolean(process.env.TRACELAB_REQUIRE_TFJS || process.env.CI);
+const missing = 'TensorFlow.js is not installed (bench/js/node_modules): run scripts/setup.sh test ' +
+                '(or npm ci --prefix bench/js)';
+
+const FALLS_BY = 5;             // last loss < first loss / FALLS_BY, on both libraries
+const LOSS_TOLERANCE = 1e-4;    // |tracelab - tfjs| <= LOSS_TOLERANCE · |tfjs|, at each step
+
+// Each program and its steps (the whole file runs in about 3 s).
+const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
+
+// Differences of Tracelab from TF.js that these programs meet and that are not fixed yet: program -> check -> why
+// (the check becomes a TODO). None today.
+const KNOWN_BUGS = {};
+
+if (!installed) {
+  const skip = required ? false : `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure`;
+  test('tfjs-examples: TensorFlow.js is installed', { skip }, () => assert.fail(missing));
+} else {
+  const tfjs = await import(pathToFileURL(createRequire(benchJs).resolve('@tensorflow/tfjs')).href);
+  await tfjs.setBackend('cpu');
+  const tracelab = await import(pathToFileURL(`${dist}/tfjs.mjs`).href);
+
+  // Runs a program's main on one library: its losses, how many tensors it left behind, or the error it threw.
+  const run = async (tf, main, steps) => {
+    const before = tf.memory().numTensors;
+    try {
+      const { losses } = await main(tf, { steps });
+      return { losses, leaked: tf.memory().numTensors - before };
+    } catch (error) {
+      return { error };
+    }
+  };
+  const falls = (losses) => {
+    assert.equal(losses.length > 1 && losses.every(Number.isFinite), true, `losses: ${losses}`);
+    assert.ok(losses.at(-1) < losses[0] / FALLS_BY,
+              `the loss fell from ${losses[0]} to ${losses.at(-1)}, not below 1/${FALLS_BY} of it`);
+  };
+
+  for (const [name, steps] of Object.entries(PROGRAMS)) {
+    const { main } = await import(`../../examples/tfjs/${name}.mjs`);
+    const reference = await run(tfjs, main, steps);
+    const ours = await run(tracelab, main, steps);
+    const todo = KNOWN_BUGS[name] ?? {};
+
+    test(`${name}: trains on TF.js and leaves no tensor behind`, () => {
+      if (reference.error) throw reference.error;
+      falls(reference.losses);
+      assert.equal(reference.leaked, 0, 'tensors left behind on TF.js');
+    });
+    test(`${name}: trains on Tracelab as on TF.js (${steps} steps)`, { todo: todo.trains }, () => {
+      if (ours.error) throw ours.error;
+      falls(ours.losses);
+      assert.equal(ours.losses.length, reference.losses.length);
+      ours.losses.forEach((a, step) => {
+        const b = reference.losses[step];
+        const relative = Math.abs(a - b) / Math.abs(b);
+        assert.ok(relative <= LOSS_TOLERANCE,
+                  `step ${step}: loss ${a} on Tracelab, ${b} on TF.js ` +
+                  `(relative difference ${relative} > ${LOSS_TOLERANCE})`);
+      });
+    });
+    test(`${name}: leaves no tensor behind on Tracelab`, { todo: todo.leak }, () => {
+      if (ours.error) throw ours.error;
+      assert.equal(ours.leaked, 0, 'tensors left behind on Tracelab');
+    });
+  }
+}
