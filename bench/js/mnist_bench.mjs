@@ -26,7 +26,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './stats.mjs';
+import { flagHelpers, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE = 'usage: node bench/js/mnist_bench.mjs [--steps N] [--warmup N] [--runs N] [--tfjs-steps N] [--no-tfjs] ' +
@@ -35,16 +35,7 @@ const USAGE = 'usage: node bench/js/mnist_bench.mjs [--steps N] [--warmup N] [--
 /** The command line as options; a bad flag or value exits 2 with the usage. */
 function parseArgs(argv) {
   const options = { steps: 20, warmup: 3, runs: 3, tfjsSteps: 5, tfjs: true, json: null };
-  const fail = (message) => {
-    console.error(`mnist_bench.mjs: ${message}\n${USAGE}`);
-    process.exit(2);
-  };
-  const integer = (flag, text, least) => {
-    const value = Number(text);
-    if (text === undefined || !Number.isSafeInteger(value) || value < least)
-      fail(`${flag} needs an integer >= ${least}, got ${text === undefined ? 'nothing' : `'${text}'`}`);
-    return value;
-  };
+  const { fail, integer } = flagHelpers('mnist_bench.mjs', USAGE);
   for (let i = 0; i < argv.length; ++i) {
     const flag = argv[i], value = () => argv[++i];
     if (flag === '--help' || flag === '-h') {

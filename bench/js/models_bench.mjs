@@ -39,7 +39,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { raggedExamples, raggedModel, raggedStep } from './ragged_model.mjs';
-import { median, quantiles } from './stats.mjs';
+import { flagHelpers, median, quantiles } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE = 'usage: node bench/js/models_bench.mjs [--steps N] [--warmup N] [--runs N] [--models mlp,cnn,ragged] ' +
@@ -51,16 +51,7 @@ function parseArgs(argv) {
   const options = { steps: 30, warmup: 5, runs: 3, models: MODELS, tfjs: false, tfjsSteps: 10, json: null,
                     native: join(root, 'build/native/bench/models_bench'),
                     wasm: join(root, 'build/wasm/bench/models_bench.js') };
-  const fail = (message) => {
-    console.error(`models_bench.mjs: ${message}\n${USAGE}`);
-    process.exit(2);
-  };
-  const integer = (flag, text, least) => {
-    const value = Number(text);
-    if (text === undefined || !Number.isSafeInteger(value) || value < least)
-      fail(`${flag} needs an integer >= ${least}, got ${text === undefined ? 'nothing' : `'${text}'`}`);
-    return value;
-  };
+  const { fail, integer } = flagHelpers('models_bench.mjs', USAGE);
   for (let i = 0; i < argv.length; ++i) {
     const flag = argv[i], value = () => argv[++i];
     if (flag === '--help' || flag === '-h') {

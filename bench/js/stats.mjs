@@ -50,3 +50,21 @@ export function runPairs(blocks, pairs) {
     }
   return figures;
 }
+
+/**
+ * A benchmark's flag helpers: fail(message) prints "<program>: message" and the usage and exits 2; integer(flag,
+ * text, least) is text as an integer >= least, or fail().
+ */
+export function flagHelpers(program, usage) {
+  const fail = (message) => {
+    console.error(`${program}: ${message}\n${usage}`);
+    process.exit(2);
+  };
+  const integer = (flag, text, least) => {
+    const value = Number(text);
+    if (text === undefined || !Number.isSafeInteger(value) || value < least)
+      fail(`${flag} needs an integer >= ${least}, got ${text === undefined ? 'nothing' : `'${text}'`}`);
+    return value;
+  };
+  return { fail, integer };
+}

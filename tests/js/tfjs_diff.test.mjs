@@ -5,9 +5,8 @@
 // (tf.grads against tl.grads, of sum(y · w) for a fixed w, on the cases without edge values), and, traced by
 // tl.function, the eager values. A supported op with no case here fails, as does a supported Tensor method whose op
 // has cases and that answers differently. Where Tracelab differs on purpose (NOTES in scripts/tfjs_compat.mjs, shown in
-// docs/tfjs-compat.md) the case checks Tracelab's documented answer instead; a Tracelab bug reported and not yet fixed
-// (KNOWN_BUGS) makes its op's test a TODO. Needs TensorFlow.js (bench/js, installed by scripts/setup.sh test):
-// without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set (scripts/test.sh), and are skipped otherwise.
+// docs/tfjs-compat.md) the case checks Tracelab's documented answer instead; any other difference fails. Needs
+// TensorFlow.js (bench/js, installed by scripts/setup.sh test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set (scripts/test.sh), and are skipped otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -267,10 +266,6 @@ function normalCheck(got, args) {
   return Math.abs(m - mean) > 5 * std / Math.sqrt(n) || Math.abs(s - std) > 0.1 * std ? `mean ${m}, std ${s}; expected ${mean}, ${std}` : null;
 }
 
-// Mismatches that are Tracelab bugs reported and not yet fixed: the op's test is a TODO (reported, not failing) with
-// the reason, until the fix lands and the entry goes.
-const KNOWN_BUGS = {};
-
 // The Tensor methods that are no op of tf: their cases, in the CASES form; `read: true` for the methods that return
 // the values (arrays, typed arrays, or their promises) rather than a tensor. A supported method that is neither
 // here nor an op with cases fails the test, as an op does.
@@ -426,7 +421,7 @@ async function run() {
   for (const row of supported) {
     const entry = CASES[row.path];
     if (!entry) continue;  // the test above names it
-    test(`tfjs-diff: ${row.name}`, { todo: KNOWN_BUGS[row.path] ?? false }, () => {
+    test(`tfjs-diff: ${row.name}`, () => {
       const before = tl.memory().numTensors;
       const problems = entry.cases().flatMap((c) => checkCase(row.path, entry, c));
       assert.deepEqual(problems, [], `${row.name} differs from TF.js:\n  ${problems.join('\n  ')}`);

@@ -3,9 +3,8 @@
 // Tracelab's loss must agree with TF.js' at every step within LOSS_TOLERANCE (float32 sums in another order: the
 // measured relative differences are below 3e-5 at any step, 1e-6 at the last; the last alone would not do, as a
 // converged regression reaches the same minimum with another learning rate); and a program, which disposes of
-// everything it makes, must leave the tensor count where it found it. A difference reported against Tracelab and not
-// fixed yet (KNOWN_BUGS) makes the checks it breaks TODOs. Needs TensorFlow.js (bench/js, installed by scripts/setup.sh
-// test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set, and are skipped otherwise.
+// everything it makes, must leave the tensor count where it found it. Needs TensorFlow.js (bench/js, installed by
+// scripts/setup.sh test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set, and are skipped otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -25,9 +24,6 @@ const LOSS_TOLERANCE = 1e-4;    // |tracelab - tfjs| <= LOSS_TOLERANCE · |tfjs|
 // Each program and its steps (the whole file runs in about 3 s).
 const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
 
-// Differences of Tracelab from TF.js that these programs meet and that are not fixed yet: program -> check -> why
-// (the check becomes a TODO). None today.
-const KNOWN_BUGS = {};
 
 if (!installed) {
   const skip = required ? false : `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure`;
@@ -57,14 +53,13 @@ if (!installed) {
     const { main } = await import(`../../examples/tfjs/${name}.mjs`);
     const reference = await run(tfjs, main, steps);
     const ours = await run(tracelab, main, steps);
-    const todo = KNOWN_BUGS[name] ?? {};
 
     test(`${name}: trains on TF.js and leaves no tensor behind`, () => {
       if (reference.error) throw reference.error;
       falls(reference.losses);
       assert.equal(reference.leaked, 0, 'tensors left behind on TF.js');
     });
-    test(`${name}: trains on Tracelab as on TF.js (${steps} steps)`, { todo: todo.trains }, () => {
+    test(`${name}: trains on Tracelab as on TF.js (${steps} steps)`, () => {
       if (ours.error) throw ours.error;
       falls(ours.losses);
       assert.equal(ours.losses.length, reference.losses.length);
@@ -76,7 +71,7 @@ if (!installed) {
                   `(relative difference ${relative} > ${LOSS_TOLERANCE})`);
       });
     });
-    test(`${name}: leaves no tensor behind on Tracelab`, { todo: todo.leak }, () => {
+    test(`${name}: leaves no tensor behind on Tracelab`, () => {
       if (ours.error) throw ours.error;
       assert.equal(ours.leaked, 0, 'tensors left behind on Tracelab');
     });
