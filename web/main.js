@@ -46,7 +46,10 @@ function setRunning(running) {
 }
 
 function coreLoaded() {
-  $('core-status').textContent = 'The core is loaded: choose modes and press Run.';
+  // After Stop the fresh worker's load must not hide that the run was stopped.
+  $('core-status').textContent = runs.run?.stopped
+    ? 'Stopped: the steps so far are shown. A fresh core is loaded: press Run to start again.'
+    : 'The core is loaded: choose modes and press Run.';
   $('run').disabled = false;
   // The empty lanes and charts for the form's settings, made while the reader looks at the form (a few at a
   // time), so pressing Run only fills them.

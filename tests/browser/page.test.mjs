@@ -226,6 +226,9 @@ test('page: Stop keeps the steps so far; invalid fields show a message; 375 px h
   await page.click('#stop');
   await page.waitForSelector('#summary tbody tr');
   assert.match(await page.textContent('#core-status'), /Stopped/);
+  // The fresh worker's load keeps the word: the reader still learns the run was stopped.
+  await page.waitForFunction(() => /fresh core is loaded/.test(document.querySelector('#core-status').textContent));
+  assert.match(await page.textContent('#core-status'), /^Stopped/);
   const points = Number(await page.getAttribute('.lane[data-mode="eager"]', 'data-steps'));
   assert.ok(points >= 500 && points < 50000, `eager points ${points}`);
   assert.equal(await page.isDisabled('#run'), false);
