@@ -97,6 +97,13 @@ export const NOTES = {
       'input; TF.js gives zeros',
   'x.array': "a bool tensor's values are booleans (as TF's numpy() gives); TF.js' are 0 and 1",
   'x.arraySync': "a bool tensor's values are booleans (as TF's numpy() gives); TF.js' are 0 and 1",
+  // The math group.
+  // The conv group.
+  // The image group.
+  // The slice group.
+  // The gather group.
+  // The creation group.
+  // The misc group.
 };
 
 /** The groups of the namespaces of ops (tf.image.*, tf.linalg.*, ...), whose members' declarations carry no @doc. */

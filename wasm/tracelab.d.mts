@@ -230,6 +230,13 @@ export declare class Tensor {
   cumsum(axis?: number, exclusive?: boolean, reverse?: boolean): Tensor;
   /** tl.dot(this, b). */
   dot(b: TensorLike): Tensor;
+  // Methods of the math group.
+  // Methods of the conv group.
+  // Methods of the image group.
+  // Methods of the slice group.
+  // Methods of the gather group.
+  // Methods of the creation group.
+  // Methods of the misc group.
 }
 
 /**
@@ -1506,6 +1513,13 @@ export interface Tracelab {
   /** Resolves on the next animation frame; in Node, on the next turn of the event loop (tf.nextFrame). */
   nextFrame(): Promise<void>;
   /** tf.util's basics. */
+  // Functions of the math group.
+  // Functions of the conv group.
+  // Functions of the image group.
+  // Functions of the slice group.
+  // Functions of the gather group.
+  // Functions of the creation group.
+  // Functions of the misc group.
   util: Util;
   /** The reductions of the tfjs-core losses (tf.Reduction). */
   Reduction: Reductions;
@@ -1609,3 +1623,17 @@ export interface Util {
  * AutoGraph's converter (tl.autograph.convert / toCode / toFunction then throw; the runtime stays).
  */
 export declare function loadTracelab(options?: { autograph?: boolean }): Promise<Tracelab>;
+
+// Types of the math group.
+
+// Types of the conv group.
+
+// Types of the image group.
+
+// Types of the slice group.
+
+// Types of the gather group.
+
+// Types of the creation group.
+
+// Types of the misc group.

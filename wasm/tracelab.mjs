@@ -164,8 +164,16 @@ export async function loadTracelab(options) {
  */
 function installTfjsOps(tl, engine) {
   const { entries, losses, util, Reduction } = makeTfjsOps(tl);
-  engine.addOps(entries);
-  for (const [name, { fn }] of Object.entries(entries)) tl[name] = fn;
+  const flat = Object.fromEntries(Object.entries(entries).filter(([name]) => !name.includes('.')));
+  engine.addOps(flat);
+  for (const [name, { fn }] of Object.entries(flat)) tl[name] = fn;
+  // 'image.flipLeftRight': a member of the namespace tl.image (made here when tl has none).
+  for (const [path, { fn, method }] of Object.entries(entries).filter(([name]) => name.includes('.'))) {
+    if (method) throw new Error(`installTfjsOps: '${path}' is in a namespace, so it has no Tensor method`);
+    const [space, name] = path.split('.');
+    tl[space] ??= {};
+    tl[space][name] = fn;
+  }
   const kerasMeanSquaredError = tl.losses.meanSquaredError;
   const isOptions = (v) => v !== null && typeof v === 'object' &&
                             (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);

@@ -170,7 +170,6 @@ const CASES = {
                           { in: [f([4, 3]), i([0], [])] }] },
   tile: { cases: () => [{ in: [f([2, 3])], args: [[2, 1]] }, { in: [f([3])], args: [[3]] }] },
   pad: { cases: () => [{ in: [f([2, 3])], args: [[[1, 0], [0, 2]]] }, { in: [f([2, 3])], args: [[[1, 1], [1, 1]], 2.5] }] },
-  reverse: { cases: () => [{ in: [f([2, 3])] }, { in: [f([2, 3])], args: [1] }, { in: [f([2, 3, 2])], args: [[0, 2]] }] },
   broadcastTo: { cases: () => [{ in: [f([3])], args: [[2, 3]] }, { in: [f([2, 1])], args: [[2, 4]] }, { in: [i([1])], args: [[3]] }] },
   cast: { cases: () => [{ in: [f([2, 3])], args: ['int32'], grad: false }, { in: [i([2, 3])], args: ['float32'], grad: false },
                         { in: [f([5], [0, 1, -2, 0.5, NaN])], args: ['bool'], grad: false }, { in: [b([3])], args: ['float32'] },
@@ -179,7 +178,6 @@ const CASES = {
                           { in: [i([2, 2], [0, 5, -1, 1])], args: [4, 2, -1], differs: { dtype: 'float32' } }], grad: false },
   zerosLike: { cases: () => [{ in: [f([2, 3])], differs: { grads: [null] } }, { in: [i([2])] }, { in: [b([2])] }] },
   onesLike: { cases: () => [{ in: [f([2, 3])], differs: { grads: [null] } }, { in: [i([2])] }, { in: [b([2])] }] },
-  clone: { cases: () => [{ in: [f([2, 3])] }, { in: [i([2])] }] },
   identity: { cases: () => [{ in: [f([2, 3])] }] },
   // Creation
   tensor: { cases: () => [{ in: [], args: [[[1, 2], [3, 4]]] }, { in: [], args: [[1, 2, 3, 4], [2, 2], 'int32'] },
@@ -191,7 +189,6 @@ const CASES = {
   range: { cases: () => [{ in: [], args: [0, 5] }, { in: [], args: [1, 2, 0.25] }, { in: [], args: [5, 0, -2] },
                          { in: [], args: [0, 5, 1, 'int32'] }, { in: [], args: [3, 3] }] },
   linspace: { cases: () => [{ in: [], args: [0, 1, 5] }, { in: [], args: [-2, 2, 1] }] },
-  eye: { cases: () => [{ in: [], args: [3] }, { in: [], args: [2, 3] }] },
   variable: { cases: () => [{ in: [f([2, 3])] }, { in: [i([3])] }], grad: false, traced: false },
   randomUniform: { cases: () => [{ in: [], args: [[200, 5]] }, { in: [], args: [[1000], -3, 2] }, { in: [], args: [[1000], 0, 10, 'int32'] }],
                    random: { check: uniformCheck } },
@@ -214,6 +211,19 @@ const CASES = {
   // SUM 2, SUM_BY_NONZERO_WEIGHTS 3, the default).
   ...lossCases(),
 };
+
+// The cases of the ops in wasm/js/tfjs/*.mjs, one file per group (tests/js/tfjs_cases/), built from the helpers
+// above; a path cased twice is an error.
+const GROUP_CASES = await Promise.all(['conv', 'image', 'slice', 'gather', 'creation', 'misc']
+  .map(async (group) => [group, (await import(`./tfjs_cases/${group}.mjs`)).default]));
+const CASE_KIT = { f, i, b, pos, held, edge, EDGE, unaryCases, binaryCases, intBinaryCases, logicalCases, reductionCases,
+                   unary, binary, comparison, uniformCheck, normalCheck };
+for (const [group, make] of GROUP_CASES) {
+  for (const [path, entry] of Object.entries(make(CASE_KIT))) {
+    if (Object.hasOwn(CASES, path)) throw new Error(`tfjs_diff: tests/js/tfjs_cases/${group}.mjs cases ${path}, which has cases already`);
+    CASES[path] = entry;
+  }
+}
 
 function lossCases() {
   const both = (labels = () => f([4, 3]), predictions = () => f([4, 3])) => [

@@ -11,6 +11,20 @@
 import { InvalidArgument, ShapeError, DTypeError } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { describeValue, isTensorLike, toInteger } from './values.mjs';
+import { makeConvOps } from './tfjs/conv.mjs';
+import { makeCreationOps } from './tfjs/creation.mjs';
+import { makeGatherOps } from './tfjs/gather.mjs';
+import { makeImageOps } from './tfjs/image.mjs';
+import { makeMathOps } from './tfjs/math.mjs';
+import { makeMiscOps } from './tfjs/misc.mjs';
+import { makeSliceOps } from './tfjs/slice.mjs';
+
+/**
+ * The groups of TF.js functions in wasm/js/tfjs/: each make(tl, kit) returns {name: {fn, method}} as `entries`
+ * below; a name with a dot ('image.flipLeftRight') is a member of a namespace of tl (tl.image.flipLeftRight) and
+ * has no method.
+ */
+const GROUPS = [makeMathOps, makeConvOps, makeImageOps, makeSliceOps, makeGatherOps, makeCreationOps, makeMiscOps];
 
 const SELU_SCALE = 1.0507009873554804934193349852946;
 const SELU_ALPHA = 1.6732632423543772848170429916717;
@@ -371,6 +385,9 @@ export function makeTfjsOps(tl) {
     };
   };
 
+  // What the group modules (wasm/js/tfjs/*.mjs) build on.
+  const kit = { tensorOf, floatOf, known, axisOf, axesOf, numberOf, f32, tidy, sliceAxis, padAxis, reverseAxis, allTrue,
+                zeroGradient, floorValue, differentiate, functionOf };
   const entries = {
     tensor1d: { fn: tensorN(1), method: false },
     tensor2d: { fn: tensorN(2), method: false },
@@ -400,6 +417,12 @@ export function makeTfjsOps(tl) {
     outerProduct: { fn: outerProduct, method: false },
     nextFrame: { fn: nextFrame, method: false },
   };
+  for (const make of GROUPS) {
+    for (const [name, entry] of Object.entries(make(tl, kit))) {
+      if (Object.hasOwn(entries, name)) throw new Error(`tfjs_ops: '${name}' is made twice (${make.name})`);
+      entries[name] = entry;
+    }
+  }
   return { entries, losses: makeLosses(tl, tensorOf, axisOf), util: makeUtil(), Reduction };
 }
 
