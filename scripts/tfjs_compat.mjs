@@ -5,6 +5,7 @@
 // dist/public/chained_ops/*.d.ts add); Tracelab's from the loaded package (build/wasm/dist, or TRACELAB_DIST).
 //   node scripts/tfjs_compat.mjs           rewrite docs/tfjs-compat.md, print the coverage
 //   node scripts/tfjs_compat.mjs --check   exit 1 if docs/tfjs-compat.md is stale (tests/js/tfjs_compat.test.mjs too)
+//   node scripts/tfjs_compat.mjs --print   print the coverage and what is not supported; write nothing
 // Ops are grouped by the `@doc {heading, subheading}` tag of their declaration; the exports that are not ops are out
 // of the coverage's denominator, grouped by NON_OPS below, each group with its reason.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -355,7 +356,10 @@ export async function loadTracelabForCompat() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const table = compatTable(await loadTracelabForCompat());
   const text = renderCompat(table);
-  if (process.argv.includes('--check')) {
+  if (process.argv.includes('--print')) {
+    const missing = [...table.ops, ...table.methods].filter((row) => row.status === 'not supported').map((row) => row.name);
+    console.log(`not supported: ${missing.join(' ')}`);
+  } else if (process.argv.includes('--check')) {
     const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
     if (current !== text) {
       console.error(`docs/tfjs-compat.md is stale: run ${COMMAND}`);
