@@ -1,5 +1,7 @@
 #include "op_samples.h"
 
+#include <cmath>
+
 namespace tl::testing {
 namespace {
 
@@ -118,6 +120,31 @@ void add_apply_samples(std::map<std::string, std::vector<OpSample>>& s) {
     inputs.insert(inputs.end(), kind.scalars.begin(), kind.scalars.end());
     s[kind.name] = {{inputs, kind.attrs, {}, vars}};
   }
+}
+
+/// The unary and binary math of core/ops/math_ops.cpp beyond arithmetic, each inside a domain where its gradient
+/// is smooth; drawn after every other sample, so that they leave the others' draws as they were.
+void add_math_samples(std::map<std::string, std::vector<OpSample>>& s) {
+  for (const char* name : {"sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "expm1", "softplus"})
+    s[name] = {{{uniform({2, 3})}, {}}, {{uniform({0, 2})}, {}}, {{uniform({})}, {}}};
+  for (const char* name : {"asin", "acos", "atanh"}) s[name] = {{{uniform({2, 3}, -0.8f, 0.8f)}, {}}};
+  s["acosh"] = {{{uniform({3, 2}, 1.5f, 3.f)}, {}}};
+  s["log1p"] = {{{uniform({3, 2}, -0.5f, 1.f)}, {}}};
+  for (const char* name : {"reciprocal", "rsqrt"}) s[name] = {{{positive({3, 2})}, {}}};
+  // Piecewise constant ops: values a checker step away from every jump (integers, halves, 0).
+  const Tensor away = constant({0.3f, -1.7f, 2.2f, -0.4f, 1.8f, -2.6f}, {2, 3});
+  for (const char* name : {"floor", "ceil"}) s[name] = {{{away}, {}}};
+  for (const char* name : {"round", "sign"}) s[name] = {{{away}, {}}, {{ints({4})}, {}}};
+  const Tensor special = constant({1.f, NAN, INFINITY, -INFINITY, 0.f, -2.f}, {2, 3});
+  for (const char* name : {"is_nan", "is_inf", "is_finite"}) s[name] = {{{special}, {}}, {{ints({4})}, {}}};
+  s["atan2"] = {{{uniform({2, 3}), positive({3})}, {}}, {{positive({2, 1}), uniform({1, 4})}, {}}};
+  // mod and floor_div: x / y a checker step away from every integer; int32 divisors nonzero.
+  const Tensor x = constant({2.3f, -1.7f, 0.4f, -3.2f, 5.1f, -0.6f}, {2, 3}), y = constant({1.5f, -2.f, 0.7f});
+  const Tensor xi = constant({7, -7, 3, -5, 0, 6}, {2, 3}), yi = constant({2, -3, 4});
+  for (const char* name : {"mod", "floor_div"}) s[name] = {{{x, y}, {}}, {{x, scalar(-1.3f)}, {}}, {{xi, yi}, {}}};
+  s["squared_difference"] = {{{uniform({2, 3}), uniform({3})}, {}}, {{ints({2, 1}), ints({1, 4})}, {}},
+                             {{uniform({}), uniform({2})}, {}}};
+  s["div_no_nan"] = {{{uniform({2, 3}), positive({2, 1})}, {}}, {{uniform({3}), scalar(-0.8f)}, {}}};
 }
 
 std::map<std::string, std::vector<OpSample>> build() {
@@ -294,6 +321,7 @@ std::map<std::string, std::vector<OpSample>> build() {
                               {{rows, constant({0.f, 0.f}, {2, 1})}, {}}};
   add_structured_samples(s);
   add_apply_samples(s);
+  add_math_samples(s);
   return s;
 }
 

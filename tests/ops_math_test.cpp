@@ -477,6 +477,111 @@ TEST_CASE("ops/math: operators") {
 
 // ---------------------------------------------------------------- shape rules with unknown dims
 
+// ---------------------------------------------------------------- TF's math module: unary, binary, predicates
+
+TEST_CASE("ops/sin, cos, tan and their inverses: values, domains, edges") {
+  const float pi = 3.14159265f;
+  check_close(tl::sin(tl::constant({0.f, pi / 2, -pi / 6, kInf})), F{0.f, 1.f, -0.5f, NAN});
+  check_close(tl::cos(tl::constant({0.f, pi, pi / 3})), F{1.f, -1.f, 0.5f});
+  check_close(tl::tan(tl::constant({0.f, pi / 4, -pi / 4})), F{0.f, 1.f, -1.f});
+  check_close(tl::asin(tl::constant({0.f, 1.f, -0.5f, 1.5f})), F{0.f, pi / 2, -pi / 6, NAN});
+  check_close(tl::acos(tl::constant({1.f, 0.f, -1.f, -2.f})), F{0.f, pi / 2, pi, NAN});
+  check_close(tl::atan(tl::constant({0.f, 1.f, kInf, -kInf})), F{0.f, pi / 4, pi / 2, -pi / 2});
+  CHECK_THROWS_WITH_AS(tl::sin(tl::constant({1, 2})), Contains("sin: input 0 must be float32, got int32"),
+                       tl::DTypeError);
+}
+
+TEST_CASE("ops/sinh, cosh, asinh, acosh, atanh: values and edges") {
+  check_close(tl::sinh(tl::constant({0.f, 1.f, -kInf})), F{0.f, 1.17520119f, -kInf});
+  check_close(tl::cosh(tl::constant({0.f, 1.f, -kInf})), F{1.f, 1.54308063f, kInf});
+  check_close(tl::asinh(tl::constant({0.f, 1.17520119f, -kInf})), F{0.f, 1.f, -kInf});
+  check_close(tl::acosh(tl::constant({1.f, 1.54308063f, 0.5f, kInf})), F{0.f, 1.f, NAN, kInf});
+  check_close(tl::atanh(tl::constant({0.f, 0.5f, 1.f, -1.f, 2.f})), F{0.f, 0.549306144f, kInf, -kInf, NAN});
+}
+
+TEST_CASE("ops/erf, expm1, log1p: exact near 0") {
+  check_close(tl::erf(tl::constant({0.f, 0.5f, -1.f, 3.f, kInf, -kInf})),
+              F{0.f, 0.520499878f, -0.842700793f, 0.999977910f, 1.f, -1.f});
+  check_close(tl::expm1(tl::constant({1e-7f, 0.f, 1.f, -kInf})), F{1.00000005e-7f, 0.f, 1.71828183f, -1.f});
+  check_close(tl::log1p(tl::constant({1e-7f, 0.f, -1.f, -2.f, kInf})), F{9.99999950e-8f, 0.f, -kInf, NAN, kInf});
+}
+
+TEST_CASE("ops/reciprocal, rsqrt: signed zeros and infinities") {
+  check_close(tl::reciprocal(tl::constant({4.f, -0.5f, 0.f, -0.f, kInf})), F{0.25f, -2.f, kInf, -kInf, 0.f});
+  check_close(tl::rsqrt(tl::constant({4.f, 0.25f, 0.f, -0.f, -1.f, kInf})), F{0.5f, 2.f, kInf, -kInf, NAN, 0.f});
+}
+
+TEST_CASE("ops/softplus: no overflow, exact tails") {
+  check_close(tl::softplus(tl::constant({0.f, 1.f, -1.f, 100.f, -100.f, kInf, -kInf, NAN})),
+              F{0.693147181f, 1.31326169f, 0.313261687f, 100.f, 3.72007598e-44f, kInf, 0.f, NAN});
+}
+
+TEST_CASE("ops/floor, ceil, round, sign: float32 and int32, edges") {
+  const auto x = tl::constant({2.5f, -2.5f, 1.5f, -0.5f, 0.49999997f, 3.7f, -kInf, NAN});
+  check_close(tl::floor(x), F{2.f, -3.f, 1.f, -1.f, 0.f, 3.f, -kInf, NAN});
+  check_close(tl::ceil(x), F{3.f, -2.f, 2.f, -0.f, 1.f, 4.f, -kInf, NAN});
+  check_close(tl::round(x), F{2.f, -2.f, 2.f, -0.f, 0.f, 4.f, -kInf, NAN});  // half to even
+  check_close(tl::round(tl::constant({16777215.f, 8388609.f, 0.5f})), F{16777215.f, 8388609.f, 0.f});
+  check_close(tl::sign(tl::constant({3.f, -0.1f, 0.f, -0.f, kInf, NAN})), F{1.f, -1.f, 0.f, 0.f, 1.f, NAN});
+  CHECK(iv(tl::sign(tl::constant({-7, 0, 5, INT32_MIN}))) == I{-1, 0, 1, -1});
+  CHECK(iv(tl::round(tl::constant({-7, 0, 5}))) == I{-7, 0, 5});
+  CHECK_THROWS_AS(tl::floor(tl::constant({1})), tl::DTypeError);
+  tl::GradientTape tape;
+  auto v = tl::constant({0.3f, -1.7f});
+  tape.watch(v);
+  auto y = tl::floor(v) + tl::ceil(v) + tl::round(v) + tl::sign(v);
+  CHECK(fv(tape.gradient(y, v)) == F{0.f, 0.f});
+}
+
+TEST_CASE("ops/is_nan, is_inf, is_finite: bool results, int32 accepted") {
+  const auto x = tl::constant({1.f, NAN, kInf, -kInf, 0.f}, {5});
+  CHECK(bv(tl::is_nan(x)) == B{false, true, false, false, false});
+  CHECK(bv(tl::is_inf(x)) == B{false, false, true, true, false});
+  CHECK(bv(tl::is_finite(x)) == B{true, false, false, false, true});
+  CHECK(tl::is_nan(x).dtype() == tl::bool_);
+  CHECK(bv(tl::is_finite(tl::constant({INT32_MIN, 0}))) == B{true, true});
+  CHECK(bv(tl::is_inf(tl::constant({INT32_MAX}))) == B{false});
+  CHECK_THROWS_AS(tl::is_nan(tl::scalar(true)), tl::DTypeError);
+}
+
+TEST_CASE("ops/atan2: quadrants, zeros, infinities, broadcasting") {
+  const float pi = 3.14159265f;
+  check_close(tl::atan2(tl::constant({1.f, 1.f, -1.f, -1.f, 0.f, 0.f, kInf}), tl::constant({1.f, -1.f, -1.f, 1.f, -1.f, 0.f, kInf})),
+              F{pi / 4, 3 * pi / 4, -3 * pi / 4, -pi / 4, pi, 0.f, pi / 4});
+  CHECK(tl::atan2(tl::constant({1.f, 2.f}, {2, 1}), tl::constant({1.f, 2.f, 3.f})).shape() == tl::Shape{2, 3});
+}
+
+TEST_CASE("ops/mod and ops/floor_div: the sign of the divisor, int32 edges") {
+  const auto x = tl::constant({7.f, -7.f, 7.f, -7.f, 5.5f, 5.f, kInf, 1.f});
+  const auto y = tl::constant({3.f, 3.f, -3.f, -3.f, 2.f, 0.f, 2.f, kInf});
+  check_close(tl::mod(x, y), F{1.f, 2.f, -2.f, -1.f, 1.5f, NAN, NAN, 1.f});
+  check_close(tl::floor_div(x, y), F{2.f, -3.f, -3.f, 2.f, 2.f, kInf, kInf, 0.f});
+  const auto xi = tl::constant({7, -7, 7, -7, 6, INT32_MIN, INT32_MIN});
+  const auto yi = tl::constant({3, 3, -3, -3, -3, -1, 2});
+  CHECK(iv(tl::mod(xi, yi)) == I{1, 2, -2, -1, 0, 0, 0});
+  CHECK(iv(tl::floor_div(xi, yi)) == I{2, -3, -3, 2, -2, INT32_MIN, -1073741824});  // INT32_MIN / -1 wraps
+  CHECK_THROWS_WITH_AS(tl::floor_div(tl::constant({4, 5}), tl::constant({1, 0})),
+                       Contains("floor_div: integer division by zero (5 / 0)"), tl::InvalidArgument);
+  CHECK_THROWS_WITH_AS(tl::mod(tl::constant({4}), tl::constant({0})), Contains("mod: integer division by zero"),
+                       tl::InvalidArgument);
+  CHECK(tl::OpRegistry::global().get("floor_div").has(tl::trait::not_differentiable));
+}
+
+TEST_CASE("ops/squared_difference and ops/div_no_nan") {
+  check_close(tl::squared_difference(tl::constant({1.f, -2.f, kInf}), tl::constant({3.f, 1.f, 0.f})), F{4.f, 9.f, kInf});
+  CHECK(iv(tl::squared_difference(tl::constant({1, -2}, {2, 1}), tl::constant({3, 1}))) == I{4, 0, 25, 9});
+  check_close(tl::div_no_nan(tl::constant({1.f, 0.f, NAN, kInf, 1.f, 3.f}), tl::constant({0.f, 0.f, 0.f, -0.f, NAN, 2.f})),
+              F{0.f, 0.f, 0.f, 0.f, NAN, 1.5f});
+  CHECK_THROWS_AS(tl::div_no_nan(tl::constant({1}), tl::constant({2})), tl::DTypeError);
+  tl::GradientTape tape;
+  auto a = tl::constant({2.f, 3.f}), b = tl::constant({0.f, 2.f});
+  tape.watch(a);
+  tape.watch(b);
+  auto grads = tape.gradient(tl::div_no_nan(a, b), {a, b});
+  CHECK(fv(grads[0]) == F{0.f, 0.5f});   // 0 where b == 0, else 1 / b
+  CHECK(fv(grads[1]) == F{0.f, -0.75f});  // 0 where b == 0, else -a / b^2
+}
+
 TEST_CASE("ops/math: shape rules with unknown dims") {
   using M = tl::TensorMeta;
   const auto f32 = tl::float32;
@@ -497,6 +602,9 @@ TEST_CASE("ops/math: shape rules with unknown dims") {
   CHECK_THROWS_AS(infer("where", {M{tl::bool_, {-1}}, M{f32, {-1}}, M{i32, {-1}}}), tl::DTypeError);
   CHECK_THROWS_AS(infer("clip_by_value", {M{f32, {-1}}, M{f32, {2, 3}}, M{f32, {}}}), tl::ShapeError);
   CHECK_THROWS_AS(infer("div", {M{i32, {-1}}, M{i32, {-1}}}), tl::DTypeError);
+  CHECK(infer("is_nan", {M{f32, {-1, 3}}}) == M{tl::bool_, {-1, 3}});
+  CHECK(infer("mod", {M{i32, {-1, 1}}, M{i32, {4}}}) == M{i32, {-1, 4}});
+  CHECK(infer("atan2", {M{f32, {-1}}, M{f32, {}}}) == M{f32, {-1}});
 }
 
 TEST_CASE("ops/math: registry entries") {

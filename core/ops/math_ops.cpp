@@ -120,6 +120,37 @@ void logical(OpRegistry& registry, const char* name, const char* doc, std::uint3
       .kernel([fn](KernelContext& ctx) { binary_map<bool, bool>(ctx.input(0), ctx.input(1), ctx.output(), fn); });
 }
 
+/// fn on each element, computed in double and rounded to float32: the same values natively and in WASM (Eigen's
+/// vectorized sin, exp, ... are polynomials whose results differ by instruction set), and TF.js' (it computes with
+/// JavaScript's doubles).
+template <class Fn>
+auto in_double(Fn fn) {
+  return [fn](const auto& x) {
+    return x.unaryExpr([fn](float v) { return static_cast<float>(fn(static_cast<double>(v))); });
+  };
+}
+template <class Fn>
+auto in_double2(Fn fn) {
+  return [fn](const auto& x, const auto& y) {
+    return x.binaryExpr(y, [fn](float a, float b) { return static_cast<float>(fn(double{a}, double{b})); });
+  };
+}
+
+/// Registers a test of each element: float32 or int32 in (an int32 is never nan or inf), bool out, no gradient.
+template <class FloatFn, class IntFn>
+void predicate(OpRegistry& registry, const char* name, const char* doc, FloatFn float_fn, IntFn int_fn) {
+  registry.op(name).doc(doc).inputs(1).traits(trait::elementwise | trait::not_differentiable)
+      .shape_fn([](ShapeContext& ctx) {
+        expect_dtype(ctx, 0, {DType::float32, DType::int32});
+        same_as_input(ctx);
+        ctx.output().dtype = DType::bool_;
+      })
+      .kernel([=](KernelContext& ctx) {
+        if (ctx.input(0).dtype() == DType::int32) return unary_map<I32, bool>(ctx.input(0), ctx.output(), int_fn);
+        unary_map<float, bool>(ctx.input(0), ctx.output(), float_fn);
+      });
+}
+
 I32 int_pow(I32 base, I32 exponent) {
   TL_CHECK(exponent >= 0, InvalidArgument, "pow: integers to negative integer powers are not allowed (got ", base,
            "^", exponent, ")");
@@ -127,6 +158,34 @@ I32 int_pow(I32 base, I32 exponent) {
   for (U32 e = static_cast<U32>(exponent); e; e >>= 1, b *= b)
     if (e & 1u) result *= b;
   return static_cast<I32>(result);
+}
+
+
+/// Half to even (TF's round, which is also TF.js'): 0.5 -> 0, 1.5 -> 2, -2.5 -> -2.
+double round_half_even(double v) {
+  double r = std::floor(v), diff = v - r;  // ±inf: diff is nan and r stays
+  return diff > 0.5 || (diff == 0.5 && std::fmod(r, 2.0) != 0.0) ? r + 1.0 : r;
+}
+/// -1, 0 or 1; nan stays nan (TF, NumPy).
+double sign_of(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v == 0 ? 0.0 : v; }
+/// max(x, 0) + log(1 + e^-|x|): no overflow for large |x|, nan stays nan.
+double softplus_of(double v) { return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v)); }
+/// The remainder with the sign of the divisor (TF.js' FloorMod: a nan from a zero divisor, or an infinite dividend).
+double floor_mod(double a, double b) {
+  double rem = std::fmod(a, b);
+  return (a < 0 && b < 0) || (a >= 0 && b >= 0) ? rem : std::fmod(rem + b, b);
+}
+I32 int_floor_div(I32 a, I32 b) {
+  TL_CHECK(b != 0, InvalidArgument, "floor_div: integer division by zero (", a, " / 0)");
+  if (b == -1) return static_cast<I32>(U32(0) - static_cast<U32>(a));  // INT32_MIN / -1 wraps, as TF.js'
+  I32 q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+I32 int_floor_mod(I32 a, I32 b) {
+  TL_CHECK(b != 0, InvalidArgument, "mod: integer division by zero (", a, " mod 0)");
+  if (b == -1) return 0;  // INT32_MIN % -1 overflows in C++
+  I32 rem = a % b;
+  return rem != 0 && ((rem < 0) != (b < 0)) ? rem + b : rem;
 }
 
 
@@ -192,6 +251,112 @@ void grad_clip(const GradContext& c, Grads d) {
   d[0] = where(below, zero, where(above, zero, c.grad()));
   d[1] = unbroadcast(where(below, c.grad(), zero), c.input(1).shape());
   d[2] = unbroadcast(where(above, c.grad(), zero), c.input(2).shape());
+}
+
+
+/// d atan2(y, x) = (g x, -g y) / (x^2 + y^2)
+void grad_atan2(const GradContext& c, Grads d) {
+  const Tensor &y = c.input(0), &x = c.input(1);
+  Tensor scaled = c.grad() / (square(x) + square(y));
+  if (c.needs(0)) d[0] = unbroadcast(scaled * x, y.shape());
+  if (c.needs(1)) d[1] = unbroadcast(neg(scaled) * y, x.shape());
+}
+/// mod(x, y) = x - floor(x / y) y: (g, -g floor(x / y)) (TF's FloorModGrad)
+void grad_mod(const GradContext& c, Grads d) {
+  if (c.needs(0)) d[0] = unbroadcast(c.grad(), c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(neg(c.grad()) * floor_div(c.input(0), c.input(1)), c.input(1).shape());
+}
+/// d (x - y)^2 = (2 g (x - y), -2 g (x - y))
+void grad_squared_difference(const GradContext& c, Grads d) {
+  Tensor twice = c.grad() * 2.f * (c.input(0) - c.input(1));
+  if (c.needs(0)) d[0] = unbroadcast(twice, c.input(0).shape());
+  if (c.needs(1)) d[1] = unbroadcast(neg(twice), c.input(1).shape());
+}
+/// div_no_nan(x, y): (g / y, -g x / y^2), each 0 where y == 0 (TF's DivNoNanGrad)
+void grad_div_no_nan(const GradContext& c, Grads d) {
+  const Tensor &x = c.input(0), &y = c.input(1);
+  if (c.needs(0)) d[0] = unbroadcast(div_no_nan(c.grad(), y), x.shape());
+  if (c.needs(1)) d[1] = unbroadcast(c.grad() * div_no_nan(div_no_nan(neg(x), y), y), y.shape());
+}
+/// floor, ceil, round, sign: piecewise constant, the gradient is 0 (TF.js' choice; TF has none)
+void grad_zero(const GradContext& c, Grads d) { d[0] = zeros_like(c.grad()); }
+
+/// The unary functions of TF's math module (float32, computed in double: in_double).
+void register_unary_math(OpRegistry& r) {
+  using G = const GradContext&;
+  constexpr double two_over_sqrt_pi = 1.1283791670955126;
+  unary(r, "sin", "sin x", in_double([](double v) { return std::sin(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() * cos(c.input(0)); });
+  unary(r, "cos", "cos x", in_double([](double v) { return std::cos(v); }))
+      .gradient([](G c, Grads d) { d[0] = neg(c.grad()) * sin(c.input(0)); });
+  unary(r, "tan", "tan x", in_double([](double v) { return std::tan(v); }))  // g / cos^2 x
+      .gradient([](G c, Grads d) { d[0] = c.grad() * square(reciprocal(cos(c.input(0)))); });
+  unary(r, "asin", "arcsin x (nan outside [-1, 1])", in_double([](double v) { return std::asin(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() / sqrt(1.f - square(c.input(0))); });
+  unary(r, "acos", "arccos x (nan outside [-1, 1])", in_double([](double v) { return std::acos(v); }))
+      .gradient([](G c, Grads d) { d[0] = neg(c.grad()) / sqrt(1.f - square(c.input(0))); });
+  unary(r, "atan", "arctan x", in_double([](double v) { return std::atan(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() / (1.f + square(c.input(0))); });
+  unary(r, "sinh", "sinh x", in_double([](double v) { return std::sinh(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() * cosh(c.input(0)); });
+  unary(r, "cosh", "cosh x", in_double([](double v) { return std::cosh(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() * sinh(c.input(0)); });
+  unary(r, "asinh", "arsinh x", in_double([](double v) { return std::asinh(v); }))  // g / cosh y
+      .gradient([](G c, Grads d) { d[0] = c.grad() / cosh(c.output()); });
+  unary(r, "acosh", "arcosh x (nan below 1)", in_double([](double v) { return std::acosh(v); }))  // g / sinh y
+      .gradient([](G c, Grads d) { d[0] = c.grad() / sinh(c.output()); });
+  unary(r, "atanh", "artanh x (nan outside [-1, 1])", in_double([](double v) { return std::atanh(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() / (1.f - square(c.input(0))); });
+  unary(r, "erf", "the error function 2/sqrt(pi) int_0^x e^(-t^2) dt", in_double([](double v) { return std::erf(v); }))
+      .gradient([](G c, Grads d) {
+        d[0] = c.grad() * static_cast<float>(two_over_sqrt_pi) * exp(neg(square(c.input(0))));
+      });
+  unary(r, "expm1", "e^x - 1, exact near 0", in_double([](double v) { return std::expm1(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() * exp(c.input(0)); });
+  unary(r, "log1p", "ln(1 + x), exact near 0", in_double([](double v) { return std::log1p(v); }))
+      .gradient([](G c, Grads d) { d[0] = c.grad() / (1.f + c.input(0)); });
+  unary(r, "reciprocal", "1 / x", in_double([](double v) { return 1.0 / v; }))  // -g y^2
+      .gradient([](G c, Grads d) { d[0] = neg(c.grad()) * square(c.output()); });
+  unary(r, "rsqrt", "1 / sqrt(x)", in_double([](double v) { return 1.0 / std::sqrt(v); }))  // -g y^3 / 2
+      .gradient([](G c, Grads d) { d[0] = c.grad() * -0.5f * c.output() * square(c.output()); });
+  unary(r, "softplus", "ln(1 + e^x), as max(x, 0) + ln(1 + e^-|x|)", in_double(softplus_of))
+      .gradient([](G c, Grads d) { d[0] = c.grad() * sigmoid(c.input(0)); });
+  unary(r, "floor", "the largest integer <= x; gradient 0", in_double([](double v) { return std::floor(v); }))
+      .gradient(grad_zero);
+  unary(r, "ceil", "the smallest integer >= x; gradient 0", in_double([](double v) { return std::ceil(v); }))
+      .gradient(grad_zero);
+  unary(r, "round", "the nearest integer, half to even; int32 as it is; gradient 0", in_double(round_half_even),
+        [](const auto& x) { return x; })
+      .gradient(grad_zero);
+  unary(r, "sign", "-1, 0 or 1 (nan stays nan); gradient 0", in_double(sign_of),
+        [](const auto& x) { return (x > 0).template cast<I32>() - (x < 0).template cast<I32>(); })
+      .gradient(grad_zero);
+  predicate(r, "is_nan", "x is nan (bool)", [](const auto& x) { return x.isNaN(); },
+            [](const auto& x) { return x != x; });
+  predicate(r, "is_inf", "x is +inf or -inf (bool)", [](const auto& x) { return x.isInf(); },
+            [](const auto& x) { return x != x; });
+  predicate(r, "is_finite", "x is neither nan nor ±inf (bool)", [](const auto& x) { return x.isFinite(); },
+            [](const auto& x) { return x == x; });
+}
+
+/// The binary functions of TF's math module beyond arithmetic (broadcasting).
+void register_binary_math(OpRegistry& r) {
+  binary(r, "atan2", "the angle of the point (x, y): atan2(y, x), inputs in that order", 0,
+         in_double2([](double y, double x) { return std::atan2(y, x); }))
+      .gradient(grad_atan2);
+  binary(r, "mod", "x mod y with the sign of y (floor mod); int32 mod 0 is an error", 0, in_double2(floor_mod),
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](I32 a, I32 b) { return int_floor_mod(a, b); }); })
+      .gradient(grad_mod);
+  binary(r, "floor_div", "floor(x / y); int32 division by 0 is an error; not differentiable", trait::not_differentiable,
+         in_double2([](double x, double y) { return std::floor(x / y); }),
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](I32 a, I32 b) { return int_floor_div(a, b); }); });
+  binary(r, "squared_difference", "(x - y)^2", trait::commutative,
+         [](const auto& x, const auto& y) { return (x - y).square(); },
+         [](const auto& x, const auto& y) { return as_i32((as_u32(x) - as_u32(y)) * (as_u32(x) - as_u32(y))); })
+      .gradient(grad_squared_difference);
+  binary(r, "div_no_nan", "x / y, but 0 where y == 0 (also for x nan or inf)", 0,
+         [](const auto& x, const auto& y) { return x.binaryExpr(y, [](float a, float b) { return b == 0.f ? 0.f : a / b; }); })
+      .gradient(grad_div_no_nan);
 }
 
 }  // namespace
@@ -306,6 +471,8 @@ void register_math_ops(OpRegistry& r) {
         });
       })
       .gradient(grad_clip);
+  register_unary_math(r);
+  register_binary_math(r);
 }
 
 Tensor relu_grad(const Tensor& g, const Tensor& y) {
@@ -331,6 +498,11 @@ TL_UNARY(relu) TL_UNARY(sigmoid) TL_UNARY(tanh)
 TL_BINARY(add) TL_BINARY(sub) TL_BINARY(mul) TL_BINARY(div) TL_BINARY(pow) TL_BINARY(maximum)
 TL_BINARY(minimum) TL_BINARY(equal) TL_BINARY(less) TL_BINARY(greater) TL_BINARY(not_equal) TL_BINARY(less_equal)
 TL_BINARY(greater_equal) TL_BINARY(logical_and) TL_BINARY(logical_or) TL_BINARY(logical_xor) TL_UNARY(logical_not)
+TL_UNARY(sin) TL_UNARY(cos) TL_UNARY(tan) TL_UNARY(asin) TL_UNARY(acos) TL_UNARY(atan) TL_UNARY(sinh) TL_UNARY(cosh)
+TL_UNARY(asinh) TL_UNARY(acosh) TL_UNARY(atanh) TL_UNARY(erf) TL_UNARY(expm1) TL_UNARY(log1p) TL_UNARY(reciprocal)
+TL_UNARY(rsqrt) TL_UNARY(softplus) TL_UNARY(floor) TL_UNARY(ceil) TL_UNARY(round) TL_UNARY(sign) TL_UNARY(is_nan)
+TL_UNARY(is_inf) TL_UNARY(is_finite)
+TL_BINARY(atan2) TL_BINARY(mod) TL_BINARY(floor_div) TL_BINARY(squared_difference) TL_BINARY(div_no_nan)
 #undef TL_UNARY
 #undef TL_BINARY
 

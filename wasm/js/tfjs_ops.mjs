@@ -5,9 +5,6 @@
 //
 //   const extra = makeTfjsOps(tl);         // {entries: {name: {fn, method}}, losses, util, Reduction}
 //   extra.entries.selu.fn(tl.tensor([-1, 2]));
-//
-// floor, ceil and round are exact for every float32: a float32 of magnitude >= 2^23 is already an integer, so only
-// smaller values go through an int32 cast; their gradient is zero, as TF.js defines it.
 import { InvalidArgument, ShapeError, DTypeError } from './errors.mjs';
 import { Tensor } from './tensor.mjs';
 import { describeValue, isTensorLike, toInteger } from './values.mjs';
@@ -28,7 +25,6 @@ const GROUPS = [makeMathOps, makeConvOps, makeImageOps, makeSliceOps, makeGather
 
 const SELU_SCALE = 1.0507009873554804934193349852946;
 const SELU_ALPHA = 1.6732632423543772848170429916717;
-const EXACT_FLOAT = 2 ** 23;  // float32s of at least this magnitude have no fraction
 
 /** TF.js' loss reductions (tf.Reduction). */
 export const Reduction = Object.freeze({ NONE: 0, MEAN: 1, SUM: 2, SUM_BY_NONZERO_WEIGHTS: 3 });
@@ -79,39 +75,11 @@ export function makeTfjsOps(tl) {
     return tl.gather(x, tl.tensor(Int32Array.from({ length: n }, (_, i) => n - 1 - i)), axis);
   };
   const allTrue = (x) => tl.cast(tl.onesLike(x), 'bool');
-  /** value, with a zero gradient with respect to x (TF.js' gradient of floor, ceil, round and sign). */
+  /** value, with a zero gradient with respect to x (TF.js' gradient of piecewise constant functions: step). */
   const zeroGradient = (x, value) => tl.where(allTrue(x), tl.stopGradient(value), x);
 
-  /** floor of a float32 tensor: exact for every value (see the file comment); NaN and ±inf pass through. */
-  const floorValue = (x) => {
-    const small = tl.less(tl.abs(x), EXACT_FLOAT);
-    const truncated = tl.cast(tl.cast(tl.where(small, x, tl.zerosLike(x)), 'int32'), 'float32');
-    const floored = tl.sub(truncated, tl.cast(tl.less(x, truncated), 'float32'));
-    return tl.where(small, floored, x);
-  };
-  // TF.js takes float32 only for floor and ceil, and int32 too (returned as it is) for round.
-  const rounding = (what, how, ints = false) => (value) => tidy(() => {
-    const x = tensorOf(what, 'x', value, 'float32');
-    if (ints && x.dtype === 'int32') return tl.op('identity', [x]);
-    if (x.dtype !== 'float32') throw new DTypeError(`${what}: x is ${x.dtype}; expected float32${ints ? ' or int32' : ''}`);
-    return zeroGradient(x, how(x));
-  });
-  const ceilValue = (x) => tl.neg(floorValue(tl.neg(x)));
-  // Round half to even, as TF.js: the floor, plus one above half way or at half way from an odd floor.
-  const roundValue = (x) => {
-    const f = floorValue(x), fraction = tl.sub(x, f);
-    const odd = tl.notEqual(tl.sub(f, tl.mul(floorValue(tl.div(f, 2)), 2)), 0);
-    const up = tl.logicalOr(tl.greater(fraction, 0.5), tl.logicalAnd(tl.equal(fraction, 0.5), odd));
-    return tl.where(tl.notEqual(fraction, 0), tl.add(f, tl.cast(up, 'float32')), f);  // ±inf: fraction NaN
-  };
-
-  const sign = (value) => tidy(() => {
-    const x = tensorOf('tl.sign', 'x', value, 'float32');
-    if (x.dtype === 'bool') throw new DTypeError('tl.sign: x is bool; expected float32 or int32');
-    const one = tl.onesLike(x);
-    const s = tl.where(tl.greater(x, 0), one, tl.where(tl.less(x, 0), tl.neg(one), tl.zerosLike(x)));
-    return zeroGradient(x, s);
-  });
+  /** floor of a float32 tensor (the registry's floor kernel: exact, NaN and ±inf pass through, gradient 0). */
+  const floorValue = (x) => tl.floor(x);
 
   const leakyRelu = (value, alpha = 0.2) => tidy(() => {
     const x = floatOf('tl.leakyRelu', 'x', value);
@@ -407,10 +375,6 @@ export function makeTfjsOps(tl) {
     leakyRelu: { fn: leakyRelu, method: true },
     elu: { fn: elu, method: true },
     selu: { fn: selu, method: true },
-    floor: { fn: rounding('tl.floor', floorValue), method: true },
-    ceil: { fn: rounding('tl.ceil', ceilValue), method: true },
-    round: { fn: rounding('tl.round', roundValue, true), method: true },
-    sign: { fn: sign, method: true },
     topk: { fn: topk, method: true },
     cumsum: { fn: cumsum, method: true },
     dot: { fn: dot, method: true },
