@@ -79,6 +79,67 @@ function rebuildArgs(args, symbolic) {
   return args.map(walk);
 }
 
+/** A leaf's place in an output template (flattenOutputs). */
+const OUTPUT = Symbol('tracelab.output');
+
+/**
+ * What fn returned, flattened for the core as TensorFlow's nest flattens a tf.function's outputs: arrays in order,
+ * plain objects by sorted key, tensors (and variables, read by the trampoline) the leaves; a number or boolean
+ * becomes a constant tensor of the dtype TF.js infers (`constant`), as TF converts a Python number to a tensor;
+ * null and undefined stay as they are (TF's None), with no output. Anything else is an InvalidArgument naming its
+ * path. Returns null for what the trampoline takes as it is (a tensor, an array of tensors, or undefined), else
+ * {leaves, template}: the result with OUTPUT in each leaf's place, and `key`, its text (equal for equal structures).
+ */
+function flattenOutputs(result, name, constant) {
+  if (result === undefined || result instanceof Tensor || (Array.isArray(result) && result.every((r) => r instanceof Tensor)))
+    return null;
+  const leaves = [];
+  const walk = (value, path) => {
+    if (value instanceof Tensor) {
+      leaves.push(value);
+      return [OUTPUT, '#'];
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      leaves.push(constant(value));
+      return [OUTPUT, '#'];
+    }
+    if (value === null || value === undefined) return [value, String(value)];
+    if (Array.isArray(value)) {
+      const parts = value.map((v, i) => walk(v, pathOf(path, i)));
+      return [parts.map((p) => p[0]), `[${parts.map((p) => p[1]).join(', ')}]`];
+    }
+    if (isPlainObject(value)) {
+      const keys = Object.keys(value).sort();
+      const parts = Object.fromEntries(keys.map((k) => [k, walk(value[k], pathOf(path, k))]));
+      const template = Object.fromEntries(Object.keys(value).map((k) => [k, parts[k][0]]));  // the caller's key order
+      return [template, `{${keys.map((k) => `${keyText(k)}: ${parts[k][1]}`).join(', ')}}`];
+    }
+    throw new InvalidArgument(`${name}: ${path} is ${describeValue(value)}; a tl.function returns tensors, numbers or ` +
+                              'booleans (made constant tensors), null or undefined, or arrays / plain objects of them');
+  };
+  const [template, key] = walk(result, 'result');
+  return { leaves, template, key };
+}
+
+/** `template` (flattenOutputs) with its leaves, in flattening order, taken from `outputs` (tensors or their values). */
+function rebuildOutputs(template, outputs) {
+  let next = 0;
+  const walk = (value) => {
+    if (value === OUTPUT) return outputs[next++];
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || value === undefined) return value;
+    const done = Object.fromEntries(Object.keys(value).sort().map((k) => [k, walk(value[k])]));
+    return Object.fromEntries(Object.keys(value).map((k) => [k, done[k]]));
+  };
+  return walk(template);
+}
+
+/** A result (a tensor, undefined, or arrays / plain objects of tensors) with `of` applied to each tensor. */
+const mapResult = (result, of) => (result instanceof Tensor ? of(result)
+  : Array.isArray(result) ? result.map((r) => mapResult(r, of))
+  : isPlainObject(result) ? Object.fromEntries(Object.entries(result).map(([k, r]) => [k, mapResult(r, of)]))
+  : result);
+
 /**
  * Checks that a call's arguments nest as a nested input signature does (TF's TypeError when they do not), naming
  * the first place they differ: "args[0].y is missing", "args[1] has 3 elements; the input signature has 2".
@@ -194,12 +255,18 @@ export function makeFunction(engine, isVariable) {
     const wanted = options.callHistory ?? DEFAULT_CALL_HISTORY;
     const callHistory = options.onTrace && wanted === 0 ? 1 : wanted;
     let currentArgs = null;   // the JS arguments of the call being traced
+    let returned = null;      // flattenOutputs of what fn returned in its last run (null: the trampoline's own)
+    // A number or boolean in the result: a constant tensor (an identity of the value, converted as op inputs are).
+    const constant = (value) => engine.ops.op('identity', [value]);
     // The core calls this on a miss with the symbolic inputs (one per tensor or TensorSpec argument, in order).
     const traced = (...args) => {  // called by the core only while it traces
       engine.tracing += 1;
       engine.traceNames.push(name);  // symbolic tensors made now remember the function (Tensor.traceName)
+      returned = null;
       try {
-        return fn(...args);
+        const result = fn(...args);
+        returned = flattenOutputs(result, name, constant);
+        return returned === null ? result : returned.leaves;
       } finally {
         engine.tracing -= 1;
         engine.traceNames.pop();
@@ -237,10 +304,13 @@ export function makeFunction(engine, isVariable) {
                                             trampoline));
     const inJs = (record) => ({ ...record, reason: inJavaScriptTerms(record.reason), warning: inJavaScriptTerms(record.warning) });
 
-    // What fn returned when each concrete function was traced ('single', 'array' or 'none'), by concrete index: a
-    // call's results come back in the structure of the concrete function it ran (TensorFlow's structured_outputs).
+    // What fn returned when each concrete function was traced ('single', 'array', 'none', or flattenOutputs' {template,
+    // key} for any other structure), by concrete index: a call's results come back in the structure of the concrete
+    // function it ran (TensorFlow's structured_outputs).
     const structures = [];
     let shared = null;  // the structure every concrete function has; null when they differ (or before a trace)
+    const structureOfRun = () => returned ?? trampoline.structure;
+    const keyOf = (structure) => (typeof structure === 'string' ? structure : structure.key);
     let runsSeen = 0, countSeen = 0;
     // After the trampoline ran (a trace by a call, getConcreteFunction or tl.savedModel.save, or a call run
     // eagerly), notes the structure of the concrete function the run traced, if it traced one.
@@ -249,16 +319,17 @@ export function makeFunction(engine, isVariable) {
       const { traced, count } = core.functionLastConcrete(id);
       if (count === countSeen || traced < 0) return;
       countSeen = count;
-      structures[traced] = trampoline.structure;
-      shared = structures.every((s) => s === trampoline.structure) ? trampoline.structure : null;
+      const structure = structureOfRun();
+      structures[traced] = structure;
+      shared = structures.every((s) => keyOf(s) === keyOf(structure)) ? structure : null;
     };
     // A call's results, shaped as fn returned them when the concrete function that ran was traced (a tensor, an
-    // array or nothing), or as it returned this time when the call ran fn (it traced, or ran eagerly): tensors
+    // array, nothing, or arrays / plain objects of tensors), or as it returned this time when the call ran fn (it traced, or ran eagerly): tensors
     // (`read` TENSORS), or their values as data_of wrote them, as typed arrays (VALUES) or as arraySync gives them
     // (ARRAYS). Read before any other core call.
     const resultsOf = (address, read) => {
       const ran = trampoline.runs !== runsSeen;
-      let structure = ran ? trampoline.structure : shared;
+      let structure = ran ? structureOfRun() : shared;
       const single = structure === 'single';
       const outputs = read === TENSORS ? (single ? engine.wrapResult(address) : engine.wrapResults(address))
         : single ? engine.dataResult(address, read === ARRAYS) : engine.dataResults(address, read === ARRAYS);
@@ -271,6 +342,7 @@ export function makeFunction(engine, isVariable) {
           options.onTrace({ reason, warning, traceUs });
         }
       }
+      if (structure?.template !== undefined) return rebuildOutputs(structure.template, outputs);
       return structure === 'none' ? undefined : structure === 'single' && !single ? outputs[0] : outputs;
     };
     const call = (...args) => {
@@ -298,8 +370,7 @@ export function makeFunction(engine, isVariable) {
       if (!stageable(args))  // arguments that are not all tensors: the call as usual, its tensors read and disposed
         return engine.tidy(() => {
           const result = call(...args);
-          const of = (t) => (t === null ? null : read === ARRAYS ? t.arraySync() : t.dataSync());
-          return result instanceof Tensor ? of(result) : Array.isArray(result) ? result.map(of) : result;
+          return mapResult(result, (t) => (read === ARRAYS ? t.arraySync() : t.dataSync()));
         });
       currentArgs = args;
       if (trampoline.runs !== runsSeen) noteRuns();
@@ -311,7 +382,7 @@ export function makeFunction(engine, isVariable) {
     };
     /**
      * The call's results as values, without tensors: what `f(...args)` returns with each tensor replaced by its
-     * dataSync() (a typed array copy; an array of them, or undefined, as f returns). One crossing, and no handle or
+     * dataSync() (a typed array copy; arrays / objects of them, or undefined, as f returns). One crossing, and no handle or
      * Tensor for a result. Inside another tl.function's trace there are no values: OperatorNotAllowedInGraphError.
      */
     call.dataSync = valuesCall(VALUES, 'dataSync');

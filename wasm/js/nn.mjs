@@ -241,7 +241,17 @@ export function makeNN(engine, withTensors, variableFromHandle, GradientTape, is
         if (!(cost instanceof Tensor))
           throw new InvalidArgument(`${what}: f returned ${describeValue(cost)}; expected the loss, a tensor`);
         cost.checkAlive('Optimizer.minimize: the loss');
-        guardCall(core.optimizerMinimizeStaged, this.id, tape.id, cost.id, vars === null ? -1 : engine.stage(vars));
+        if (tape.customs.length > 0) {  // a tl.customGrad call: its gradFunc is JavaScript, applied by tape.gradient
+          const list = vars ?? tape.watchedVariables();
+          const grads = tape.gradient(cost, list);
+          try {
+            this.applyGradients(grads.map((g, i) => [g, list[i]]));
+          } finally {
+            engine.disposeAll(grads.filter((g) => g !== null));
+          }
+        } else {
+          guardCall(core.optimizerMinimizeStaged, this.id, tape.id, cost.id, vars === null ? -1 : engine.stage(vars));
+        }
       } finally {
         tape.dispose();
       }

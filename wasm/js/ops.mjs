@@ -4,10 +4,11 @@
 // common ones also have TF.js' positional signatures (tl.sum(x, axis, keepDims), tl.matMul(a, b, tA, tB)), made
 // from one table with the chainable methods (x.add(y).relu()) — the table engine.addOps extends. Numbers, arrays
 // and typed arrays become tensors of the first tensor's dtype (wasm/js/values.mjs converts them, or says which
-// element it cannot). Tensors of different dtypes in a binary op are promoted as TF.js promotes them (PROMOTED).
+// element it cannot). Inputs of different dtypes in a binary op are promoted as TF.js promotes them (PROMOTED), a
+// plain value counting with the dtype TF.js infers for it (a number: float32, so int32.add(1.5) is float32).
 import { guardCall, InvalidArgument } from './errors.mjs';
 import { allLiveTensors, DTYPE_CODE, isVariable as isAnyVariable, Tensor } from './tensor.mjs';
-import { describeValue, integers, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
+import { describeValue, inferDtype, integers, isTensorLike, toAxes, toDtype, toInteger, toShape } from './values.mjs';
 
 const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
@@ -93,9 +94,10 @@ export function makeOps(engine, makeTensor, isVariable) {
 
   /**
    * Runs registry op `name`; returns one tensor, or an array when the op has several outputs. Inputs that are not
-   * tensors are converted to `dtypes[i]` when given (gather's indices: int32), else to the first tensor's dtype (at a
-   * PROMOTED position: the promoted dtype of the tensors there), and disposed after the call — also when a later
-   * input or the call fails. Variables are read; tensors at PROMOTED positions are cast to the promoted dtype.
+   * tensors are converted to `dtypes[i]` when given (gather's indices: int32), else to the first tensor's dtype, and
+   * disposed after the call — also when a later input or the call fails. At PROMOTED positions all inputs take the
+   * highest of their dtypes (promotedDtype: a plain value counts with the dtype TF.js infers for it, so a number is
+   * float32 and int32.add(1.5) is a float32 add, as in TF.js); a tensor of a lower dtype there is cast. Variables are read.
    */
   function op(name, inputs, attrs = {}, dtypes = []) {
     const info = infos.get(name);
@@ -110,24 +112,29 @@ export function makeOps(engine, makeTensor, isVariable) {
     checkAttrs(name, info, attrs);
     const firstTensor = inputs.find((x) => x instanceof Tensor);
     const dtype = firstTensor ? firstTensor.dtype : undefined;
-    // At a PROMOTED position: the tensors' promoted dtype, or (no tensor there) the dtype the plain value infers.
-    const upcast = promoted === null ? undefined : promotedDtype(inputs, promoted);
+    const upcast = promoted === null ? undefined : promotedDtype(inputs, promoted, dtypes);
     return withTensors((convert, scoped) => staged(info, inputs.map((x, i) => {
       const what = `${name}: input ${i}`;
       if (promoted === null || !promoted.includes(i)) return convert(x, dtypes[i] ?? dtype, what);
-      const t = convert(x, dtypes[i] ?? upcast, what);
-      return upcast === undefined || t.dtype === upcast ? t : scoped(() => staged(castInfo, [t], { dtype: upcast }));
+      const t = convert(x, upcast, what);  // a plain value straight to the promoted dtype: TF.js' inference, then cast
+      return t.dtype === upcast ? t : scoped(() => staged(castInfo, [t], { dtype: upcast }));
     }), attrs));
   }
 
   const castInfo = infos.get('cast');
 
-  /** The highest dtype of the tensors at `positions` of `inputs` (upcastType), undefined when none is a tensor. */
-  function promotedDtype(inputs, positions) {
+  /**
+   * The highest dtype (upcastType) of the inputs at `positions`, as TF.js' convertToTensor then makeTypesMatch make it:
+   * a tensor's (or variable's) own dtype, a plain value's `dtypes[i]` when given, else the dtype TF.js infers for it
+   * (inferDtype: a number or numeric array float32, a boolean bool, an Int32Array or Uint8Array int32). Undefined when
+   * no input there is a tensor or a plain value (the conversion then names the bad input).
+   */
+  function promotedDtype(inputs, positions, dtypes) {
     let dtype;
     for (const i of positions) {
       const x = inputs[i];
-      if (x instanceof Tensor && (dtype === undefined || DTYPE_RANK[x.dtype] > DTYPE_RANK[dtype])) dtype = x.dtype;
+      const own = x instanceof Tensor ? x.dtype : isTensorLike(x) ? dtypes[i] ?? inferDtype(x) : undefined;
+      if (own !== undefined && (dtype === undefined || DTYPE_RANK[own] > DTYPE_RANK[dtype])) dtype = own;
     }
     return dtype;
   }
@@ -233,9 +240,12 @@ export function makeOps(engine, makeTensor, isVariable) {
   }
 
   // TF.js' positional signatures for the common ops.
-  const unary = ['neg', 'abs', 'exp', 'log', 'sqrt', 'square', 'relu', 'sigmoid', 'tanh', 'softmax', 'logicalNot'];
+  const unary = ['neg', 'abs', 'exp', 'log', 'sqrt', 'square', 'relu', 'sigmoid', 'tanh', 'softmax', 'logicalNot',
+                 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'erf', 'expm1',
+                 'log1p', 'reciprocal', 'rsqrt', 'softplus', 'floor', 'ceil', 'round', 'sign'];
   const binary = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'equal', 'notEqual', 'less', 'lessEqual',
-                  'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor'];
+                  'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor', 'atan2', 'mod', 'floorDiv',
+                  'squaredDifference', 'divNoNan'];
   // The positional arguments are checked here, named as the caller wrote them (tl.sum: axis[1] is the string '0');
   // ranges (an axis beyond the rank, a size that does not fit) are the core's to check, naming the op.
   const axis = (what, value, root = 'axis') => toInteger(value, { what, root });
@@ -335,6 +345,8 @@ export function makeOps(engine, makeTensor, isVariable) {
   const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);  // logicalNot -> logical_not
   for (const name of unary) fns[name] = (x) => op(snake(name), [x]);
   for (const name of binary) fns[name] = (a, b) => op(snake(name), [a, b]);
+  for (const [name, opName] of [['isNaN', 'is_nan'], ['isInf', 'is_inf'], ['isFinite', 'is_finite']])
+    fns[name] = (x) => op(opName, [x]);
   fns.softmax = (x, a = -1) => op('softmax', [x], { axis: axis('tl.softmax', a) });
 
   // The one table of functions: every function of fns is tl.<name>, and a method x.<name>(...args) = fn(x, ...args)

@@ -22,6 +22,11 @@ async function main(): Promise<number> {
   const lossValue: number = step.dataSync(tl.ones([1, 3, 20]), tl.tensor([0.5]))[0];
   const pairValues: (Float32Array | Int32Array | Uint8Array | null)[] = tl.function((t: Tensor) => [t, t.neg()]).dataSync(x);
   const lossNumber: number = step.arraySync(tl.ones([1, 3, 20]), tl.tensor([0.5]));
+  const structured = tl.function((t: Tensor) => ({ loss: t.sum(), parts: { neg: t.neg(), n: 3 } }));
+  const structuredN: Tensor = structured(x).parts.n;  // a number in the result is a constant tensor
+  const structuredData: Float32Array | Int32Array | Uint8Array = structured.dataSync(x).parts.neg;
+  const straightThrough = tl.customGrad((t: Tensor) => ({ value: tl.round(t), gradFunc: (dy: Tensor) => dy }));
+  const rounded: Tensor = straightThrough(x);
   const signatures: string = step.prettyPrintedConcreteSignatures();
   const traced: number = step.tracingCount;
   const checkedLog = tl.function((t: Tensor) => { tl.debugging.assertPositive(t, 'log needs t > 0'); return tl.log(t); });

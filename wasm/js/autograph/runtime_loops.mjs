@@ -177,7 +177,7 @@ export function makeLoops(rt) {
     };
     const step = () => {
       body(tl.gather(t, index));
-      index = index.add(1);
+      index = index.add(tl.scalar(1, 'int32'));  // a plain 1 would be float32 (TF.js' promotion)
     };
     if (rt.probing > 0) step();
     else stagedWhile(test, step, indexed, where, n.known);
