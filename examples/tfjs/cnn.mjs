@@ -1,6 +1,8 @@
 // A small convolutional classifier in plain TensorFlow.js: 12×12 one-channel images of two made-up classes
 // (horizontal vs vertical bars), conv2d + relu, maxPool, a dense layer, tf.losses.softmaxCrossEntropy, trained with
-// optimizer.minimize. Receives `tf`: `node examples/tfjs/cnn.mjs` runs on Tracelab, `--tfjs` on TF.js' cpu backend.
+// optimizer.minimize. Receives `tf`: `node examples/tfjs/cnn.mjs` runs on Tracelab, `--tfjs` on TF.js' cpu backend,
+// `--traced` traces the training step with tf.function (Tracelab only; see timed_step.mjs).
+import { timedStep } from './timed_step.mjs';
 
 // A small deterministic PRNG (LCG): the same images and initial weights on every backend.
 function prng(seed) {
@@ -20,7 +22,7 @@ function makeImages(n, rand) {
   return { pixels, labels };
 }
 
-export async function main(tf, { steps = 30, learningRate = 0.3, log = () => {} } = {}) {
+export async function main(tf, { steps = 30, learningRate = 0.3, traced = false, log = () => {} } = {}) {
   const rand = prng(7);
   const n = 32;
   const { pixels, labels } = makeImages(n, rand);
@@ -43,25 +45,28 @@ export async function main(tf, { steps = 30, learningRate = 0.3, log = () => {} 
   });
 
   const optimizer = tf.train.sgd(learningRate);
+  // The step (timed_step.mjs times it): one update, returning the loss. The accuracy after it is not part of the step.
+  const trainStep = timedStep(tf, () => optimizer.minimize(() => tf.losses.softmaxCrossEntropy(ys, logits(xs)), true), traced);
   const losses = [];
   let accuracy = 0;
   for (let step = 0; step < steps; step++) {
-    const cost = optimizer.minimize(() => tf.losses.softmaxCrossEntropy(ys, logits(xs)), true);
-    losses.push(cost.dataSync()[0]);
-    cost.dispose();
+    losses.push(trainStep.run());
     accuracy = tf.tidy(() => tf.equal(logits(xs).argMax(1), ys.argMax(1)).cast('float32').mean().dataSync()[0]);
     if (step % 10 === 0 || step === steps - 1)
       log(`step ${step}: loss ${losses[step].toFixed(5)}, accuracy ${accuracy.toFixed(3)}`);
   }
 
+  log(trainStep.summary());
+  trainStep.dispose();
   tf.dispose([xs, ys, filters, convBias, dense, denseBias]);
   optimizer.dispose();
-  return { losses, accuracy };
+  const { stepMs, tracedSteps } = trainStep;
+  return { losses, accuracy, stepMs, tracedSteps, traced: trainStep.traced };
 }
 
-// CLI: node examples/tfjs/cnn.mjs [--tfjs]
-if (import.meta.url === `file://${process.argv[1]}`) {
+// CLI: node examples/tfjs/cnn.mjs [--tfjs] [--traced] (a browser imports main: it has no process.argv)
+if (import.meta.url === `file://${globalThis.process?.argv[1]}`) {
   const { loadTf } = await import('./load_tf.mjs');
   const tf = await loadTf(process.argv.includes('--tfjs'));
-  await main(tf, { log: console.log });
+  await main(tf, { traced: process.argv.includes('--traced'), log: console.log });
 }

@@ -1,7 +1,9 @@
 // A two-layer dense network in plain TensorFlow.js, trained by hand: tf.variableGrads computes the loss and its
 // gradient with respect to every trainable variable, optimizer.applyGradients applies them. The task: classify
 // points of the plane by whether they lie inside the unit circle. Receives `tf`: `node examples/tfjs/dense_grads.mjs`
-// runs on Tracelab, `--tfjs` on TF.js' cpu backend.
+// runs on Tracelab, `--tfjs` on TF.js' cpu backend, `--traced` traces the training step with tf.function (Tracelab
+// only; see timed_step.mjs).
+import { timedStep } from './timed_step.mjs';
 
 // A small deterministic PRNG (LCG): the same points and initial weights on every backend.
 function prng(seed) {
@@ -9,7 +11,7 @@ function prng(seed) {
   return () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
 }
 
-export async function main(tf, { steps = 200, learningRate = 1, log = () => {} } = {}) {
+export async function main(tf, { steps = 200, learningRate = 1, traced = false, log = () => {} } = {}) {
   const rand = prng(3);
   const n = 128, hidden = 16;
   const points = Array.from({ length: n }, () => [2 * rand() - 1, 2 * rand() - 1].map((v) => 1.5 * v));
@@ -29,25 +31,32 @@ export async function main(tf, { steps = 200, learningRate = 1, log = () => {} }
   };
 
   const optimizer = tf.train.sgd(learningRate);
-  const losses = [];
-  for (let step = 0; step < steps; step++) {
-    // variableGrads(f) returns {value, grads}: grads maps each trainable variable's name to its gradient, which is
-    // the form applyGradients takes. Both are ours to dispose of.
+  // The step (timed_step.mjs times it, and disposes of the loss it returns). variableGrads(f) returns {value, grads}:
+  // grads maps each trainable variable's name to its gradient, which is the form applyGradients takes. Both are ours
+  // to dispose of.
+  const trainStep = timedStep(tf, () => {
     const { value, grads } = tf.variableGrads(loss);
     optimizer.applyGradients(grads);
-    losses.push(value.dataSync()[0]);
-    tf.dispose([value, ...Object.values(grads)]);
+    tf.dispose(Object.values(grads));
+    return value;
+  }, traced);
+  const losses = [];
+  for (let step = 0; step < steps; step++) {
+    losses.push(trainStep.run());
     if (step % 50 === 0 || step === steps - 1) log(`step ${step}: loss ${losses[step].toFixed(5)}`);
   }
 
+  log(trainStep.summary());
+  trainStep.dispose();
   tf.dispose([x, y, w1, b1, w2, b2]);
   optimizer.dispose();
-  return { losses };
+  const { stepMs, tracedSteps } = trainStep;
+  return { losses, stepMs, tracedSteps, traced: trainStep.traced };
 }
 
-// CLI: node examples/tfjs/dense_grads.mjs [--tfjs]
-if (import.meta.url === `file://${process.argv[1]}`) {
+// CLI: node examples/tfjs/dense_grads.mjs [--tfjs] [--traced] (a browser imports main: it has no process.argv)
+if (import.meta.url === `file://${globalThis.process?.argv[1]}`) {
   const { loadTf } = await import('./load_tf.mjs');
   const tf = await loadTf(process.argv.includes('--tfjs'));
-  await main(tf, { log: console.log });
+  await main(tf, { traced: process.argv.includes('--traced'), log: console.log });
 }

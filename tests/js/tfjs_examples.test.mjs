@@ -3,7 +3,8 @@
 // Tracelab's loss must agree with TF.js' at every step within LOSS_TOLERANCE (float32 sums in another order: the
 // measured relative differences are below 3e-5 at any step, 1e-6 at the last; the last alone would not do, as a
 // converged regression reaches the same minimum with another learning rate); and a program, which disposes of
-// everything it makes, must leave the tensor count where it found it. Needs TensorFlow.js (bench/js, installed by
+// everything it makes, must leave the tensor count where it found it. On Tracelab each also runs with its step under
+// tf.function (the programs' `traced` option): one trace, the eager losses. Needs TensorFlow.js (bench/js, installed by
 // scripts/setup.sh test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set, and are skipped otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,11 +35,11 @@ if (!installed) {
   const tracelab = await import(pathToFileURL(`${dist}/tfjs.mjs`).href);
 
   // Runs a program's main on one library: its losses, how many tensors it left behind, or the error it threw.
-  const run = async (tf, main, steps) => {
+  const run = async (tf, main, steps, traced = false) => {
     const before = tf.memory().numTensors;
     try {
-      const { losses } = await main(tf, { steps });
-      return { losses, leaked: tf.memory().numTensors - before };
+      const { losses, tracedSteps } = await main(tf, { steps, traced });
+      return { losses, tracedSteps, leaked: tf.memory().numTensors - before };
     } catch (error) {
       return { error };
     }
@@ -74,6 +75,15 @@ if (!installed) {
     test(`${name}: leaves no tensor behind on Tracelab`, () => {
       if (ours.error) throw ours.error;
       assert.equal(ours.leaked, 0, 'tensors left behind on Tracelab');
+    });
+    // The page's second run (web/tfjs-programs.html): the step under tf.function traces once and gives the eager
+    // losses, bit for bit (the same kernels in the same order).
+    const traced = await run(tracelab, main, steps, true);
+    test(`${name}: under tf.function traces once and gives the eager losses`, () => {
+      if (traced.error) throw traced.error;
+      assert.deepEqual(traced.tracedSteps, [0], 'the steps that traced');
+      assert.deepEqual(traced.losses, ours.losses);
+      assert.equal(traced.leaked, 0, 'tensors left behind under tf.function');
     });
   }
 }
