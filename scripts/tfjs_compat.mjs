@@ -99,13 +99,87 @@ export const NOTES = {
   'x.array': "a bool tensor's values are booleans (as TF's numpy() gives); TF.js' are 0 and 1",
   'x.arraySync': "a bool tensor's values are booleans (as TF's numpy() gives); TF.js' are 0 and 1",
   // The math group.
+  'tf.floorDiv': "float32 inputs give float32 (as TF, and TF.js' webgl backend); TF.js' cpu backend gives int32, so " +
+      'there ±Infinity and NaN become 0 (a TF.js bug). An int32 divisor of 0 is an InvalidArgument (as TF); TF.js gives 0',
+  'tf.mod': 'an int32 divisor of 0 is an InvalidArgument (as TF); TF.js gives 0',
+  'tf.sign': "sign(NaN) is NaN (as TF and NumPy); TF.js' is 0",
   // The conv group.
+  'tf.conv1d': "a numeric pad pads the width (TF.js' conv1d passes it to conv2d, which pads the height of 1 too, and " +
+      'throws). Tracelab has a gradient for dilations > 1 (TF.js has none); it agrees with central differences',
+  'tf.conv3d': "'same' padding never starts a window inside x: where the window is smaller than the stride TF.js 4.22 " +
+      "pads by -1 (its 3-D 'same' lacks the max(0, ...) of TF's). Tracelab has a gradient for dilations > 1 (TF.js has none)",
+  'tf.conv3dTranspose': "Tracelab has a gradient (TF.js 4.22 has none for Conv3DBackpropInputV2); it agrees with central differences",
+  ...Object.fromEntries(['tf.maxPool3d', 'tf.avgPool3d'].map((name) => [name, "'same' padding never starts a window inside " +
+      "x, as tf.conv3d. TF.js 4.22's gradient is wrong where windows meet the padding (avgPool3d divides by the whole " +
+      "window; maxPool3d's is off for uneven windows); Tracelab's agrees with central differences"])),
+  'tf.pool': "with a numeric pad the average's gradient divides by the cells inside the window (TF.js 4.22's by the " +
+      'whole window, unlike its forward pass); Tracelab\'s agrees with central differences',
+  'tf.maxPoolWithArgmax': "Tracelab has a gradient for the values (maxPool's; TF.js has none)",
+  'tf.fused.depthwiseConv2d': "activation 'leakyrelu' without leakyreluAlpha uses 0.2 (TF.js 4.22 gives NaN for the " +
+      'negative outputs: its kernel gets no alpha)',
   // The image group.
+  ...Object.fromEntries(['tf.image.flipLeftRight', 'tf.image.rgbToGrayscale', 'tf.image.rotateWithOffset', 'tf.diag']
+    .map((name) => [name, 'Tracelab has a gradient (TF.js has none); central differences of TF.js\' forward pass agree with it'])),
+  'tf.image.resizeBilinear': "TF.js 4.22's gradient throws (its ResizeBilinearGrad swaps height and width); Tracelab's " +
+      "agrees with central differences of TF.js' forward pass",
+  'tf.image.resizeNearestNeighbor': "TF.js 4.22's gradient is NaN in the second image of a batch when shrinking and " +
+      "wrong with halfPixelCenters; Tracelab's agrees with central differences of TF.js' forward pass",
+  'tf.linalg.bandPart': "TF.js 4.22's gradient throws (the stack of its unstacked matrices); Tracelab's agrees with " +
+      "central differences of TF.js' forward pass",
+  'tf.linalg.qr': "Tracelab has a gradient; TF.js 4.22's throws (its Householder sign goes through greater, which has " +
+      'none). A batch of non-square matrices works (TF.js reshapes q and r to the input\'s shape and throws)',
+  'tf.image.transform': "every image of a batch is transformed; TF.js 4.22's cpu kernel returns inside its batch loop " +
+      'and leaves images 1, 2, ... at fillValue (a TF.js bug). The source positions are float32 (TF.js: float64), so ' +
+      "one within 1e-7 of a half pixel may round the other way in 'nearest'",
+  'tf.image.cropAndResize': "the sampling positions are float32 (TF.js: float64), so one within 1e-7 of a half pixel " +
+      "may round the other way in 'nearest'. Tracelab has a gradient for the image and the boxes (TF.js has none)",
   // The slice group.
+  ...Object.fromEntries([1, 2, 3, 4].map((rank) => [`tf.concat${rank}d`, 'tensors of different dtypes are a DTypeError (as ' +
+      "in TF); TF.js converts them to the first tensor's dtype, truncating floats to int32"])),
+  'tf.reverse': 'an axis named twice is an InvalidArgument (as in TF); TF.js reverses that dimension twice, leaving it ' +
+      'as it was',
+  'tf.depthToSpace': 'has a gradient (TF.js has none) and takes any dtype and NCHW too (TF.js: float32, and NHWC on ' +
+      'its cpu backend)',
+  'tf.mirrorPad': "the gradient adds dy's mirrored copies to x's (as TF's MirrorPadGrad); TF.js' takes x's own place " +
+      'only',
+  'tf.stridedSlice': 'a begin past the end with stride 1 gives an empty result (as in TF, and as TF.js gives for other ' +
+      "strides); TF.js throws 'Negative size values should be exactly -1'. Tracelab has a gradient (TF.js has none)",
   // The gather group.
+  'tf.unsortedSegmentSum': "int32 x gives int32 sums (as in TF); TF.js' cpu kernel returns float32 (it multiplies by a " +
+      "float32 mask). An id outside [0, numSegments) gets a zero gradient; TF.js' gradient throws there (a TF.js bug)",
+  'tf.gatherND': 'Tracelab has a gradient (TF.js 4.22 has none): the gathered gradients added up at their elements',
+  'tf.scatterND': 'Tracelab has a gradient (TF.js 4.22 has none): each update gets the gradient where it lands',
+  'tf.raggedTensorToTensor': "a defaultValue of more than one element fills the empty places (as in TF); TF.js 4.22's " +
+      'kernel copies it into a copy of the output and leaves zeros (a TF.js bug). A scalar shape -1 (unknown) and inner ' +
+      "dims taken from values work as in TF, where TF.js 4.22 throws or makes a wrong shape",
+  'tf.denseBincount': 'binaryOutput applies to a vector x too (as in TF); TF.js 4.22 ignores it there and counts (a ' +
+      'TF.js bug: its matrix path honours it)',
   // The creation group.
+  'tf.multinomial': "each row has draws of its own (TF's); TF.js draws every row with one sequence (rows of equal " +
+      'logits get equal samples)',
   // The misc group.
+  'tf.einsum': "the values are right where TF.js' are wrong: TF.js sums the wrong axes in some equations that sum " +
+      "labels out ('ij,j->j', 'ij,k->i', 'ij,jk->k', 'ij,kl->' give other shapes or values); differentiable (TF.js' is not)",
 };
+
+/**
+ * Differences a TF.js program may meet outside any one op's row: each a heading and why. Rendered after the
+ * coverage.
+ */
+export const BEHAVIOUR = [
+  ['Adam\'s epsilon', "tl.train.adam follows TF (Keras): w -= lr·sqrt(1 - β2^t)/(1 - β1^t) · m / (sqrt(v) + ε), which is " +
+    "TF.js' w -= lr·m̂ / (sqrt(v̂) + ε) with ε replaced by ε/sqrt(1 - β2^t): a larger ε early on, tending to ε. Only gradients near ε (1e-7) see it: " +
+    'after 100 steps of lr 0.01 with gradients of 1e-6 a weight moves 17.6-28.1% less than with TF.js; with gradients of ' +
+    '1e-3, 0.05% less; with gradients of 1, 6e-6 (measured 2026-12-05 on TF.js 4.22, cpu backend)'],
+  ['Dtypes', 'float32, int32 and bool: no complex64 or string tensors, so the complex, spectral (fft) and string ' +
+    'ops are not supported (no kernel can hold their values)'],
+  ['Strict dtypes in the core', 'the JavaScript API promotes dtypes as TF.js does (bool < int32 < float32); the C++ ' +
+    'core and tl.runOp keep TF\'s rule (equal dtypes or a DTypeError)'],
+  ['One backend', 'every op runs on the C++ core compiled to WebAssembly: tf.setBackend and the GPU APIs have no ' +
+    'counterpart, and no program needs them to run'],
+  ['Graphs', 'tl.function traces a function into a graph as TF\'s tf.function does (TF.js has none); the ops whose ' +
+    "output shape depends on the values (unique, whereAsync, NMS, ...) run eagerly only and say so inside tl.function"],
+];
 
 /** The groups of the namespaces of ops (tf.image.*, tf.linalg.*, ...), whose members' declarations carry no @doc. */
 const NAMESPACE_GROUPS = {
@@ -326,6 +400,10 @@ export function renderCompat(table) {
     '',
     ...coverageLines(table).map((line) => `- ${line}`),
     `- ${table.typeOnly} type-only exports (interfaces and type aliases) are not listed: nothing of them runs.`,
+    '',
+    '## Differences beyond one op',
+    '',
+    ...BEHAVIOUR.map(([heading, why]) => `- **${heading}**: ${why}.`),
     '',
     '## Ops',
   ];

@@ -446,7 +446,7 @@ export declare const ceil: Tracelab['ceil'];
 /** x rounded half to even (tf.round: round(2.5) is 2); int32 as it is; gradient zero. */
 export declare const round: Tracelab['round'];
 
-/** -1, 0 or 1 by the sign of x (0 for NaN, as TF.js) (tf.sign); gradient zero. */
+/** -1, 0 or 1 by the sign of x, NaN for NaN (TF's; TF.js gives 0) (tf.sign); float32 and int32; gradient zero. */
 export declare const sign: Tracelab['sign'];
 
 /**
@@ -466,6 +466,395 @@ export declare const outerProduct: Tracelab['outerProduct'];
 
 /** Resolves on the next animation frame; in Node, on the next turn of the event loop (tf.nextFrame). */
 export declare const nextFrame: Tracelab['nextFrame'];
+
+/** The sine, float32 (tf.sin). */
+export declare const sin: Tracelab['sin'];
+
+/** The cosine, float32 (tf.cos). */
+export declare const cos: Tracelab['cos'];
+
+/** The tangent, float32 (tf.tan). */
+export declare const tan: Tracelab['tan'];
+
+/** The arcsine, NaN outside [-1, 1] (tf.asin). */
+export declare const asin: Tracelab['asin'];
+
+/** The arccosine, NaN outside [-1, 1] (tf.acos). */
+export declare const acos: Tracelab['acos'];
+
+/** The arctangent (tf.atan). */
+export declare const atan: Tracelab['atan'];
+
+/** The hyperbolic sine (tf.sinh). */
+export declare const sinh: Tracelab['sinh'];
+
+/** The hyperbolic cosine (tf.cosh). */
+export declare const cosh: Tracelab['cosh'];
+
+/** The inverse hyperbolic sine (tf.asinh). */
+export declare const asinh: Tracelab['asinh'];
+
+/** The inverse hyperbolic cosine, NaN below 1 (tf.acosh). */
+export declare const acosh: Tracelab['acosh'];
+
+/** The inverse hyperbolic tangent, ±Infinity at ±1 and NaN beyond (tf.atanh). */
+export declare const atanh: Tracelab['atanh'];
+
+/** The error function (tf.erf). */
+export declare const erf: Tracelab['erf'];
+
+/** e ** x - 1, exact near 0 (tf.expm1). */
+export declare const expm1: Tracelab['expm1'];
+
+/** ln(1 + x), exact near 0 (tf.log1p). */
+export declare const log1p: Tracelab['log1p'];
+
+/** 1 / x (tf.reciprocal). */
+export declare const reciprocal: Tracelab['reciprocal'];
+
+/** 1 / sqrt(x) (tf.rsqrt). */
+export declare const rsqrt: Tracelab['rsqrt'];
+
+/** ln(1 + e ** x) as max(x, 0) + ln(1 + e ** -|x|), without overflow (tf.softplus). */
+export declare const softplus: Tracelab['softplus'];
+
+/** A bool tensor: true where x is NaN (tf.isNaN). */
+export declare const isNaN: Tracelab['isNaN'];
+
+/** A bool tensor: true where x is +Infinity or -Infinity (tf.isInf). */
+export declare const isInf: Tracelab['isInf'];
+
+/** A bool tensor: true where x is neither NaN nor infinite (tf.isFinite). */
+export declare const isFinite: Tracelab['isFinite'];
+
+/** The angle of the point (b, a), in (-pi, pi] (tf.atan2). */
+export declare const atan2: Tracelab['atan2'];
+
+/** a mod b with the sign of b (tf.mod); an int32 b of 0 is an InvalidArgument. */
+export declare const mod: Tracelab['mod'];
+
+/** floor(a / b) (tf.floorDiv), float32 for float32 inputs as TF's; an int32 b of 0 is an InvalidArgument. */
+export declare const floorDiv: Tracelab['floorDiv'];
+
+/** (a - b) ** 2 (tf.squaredDifference). */
+export declare const squaredDifference: Tracelab['squaredDifference'];
+
+/** a / b, but 0 where b is 0 (tf.divNoNan). */
+export declare const divNoNan: Tracelab['divNoNan'];
+
+/** The sum of tensors of one shape and dtype (tf.addN). */
+export declare const addN: Tracelab['addN'];
+
+/** log(sigmoid(x)) = -softplus(-x) (tf.logSigmoid). */
+export declare const logSigmoid: Tracelab['logSigmoid'];
+
+/** x where x > 0, else alpha * x, alpha broadcast (tf.prelu). */
+export declare const prelu: Tracelab['prelu'];
+
+/** min(max(x, 0), 6) (tf.relu6). */
+export declare const relu6: Tracelab['relu6'];
+
+/** 1 where x > 0, else alpha (default 0); NaN stays NaN; gradient zero (tf.step). */
+export declare const step: Tracelab['step'];
+
+/** The product over axis (default: every axis); bools count as int32 (tf.prod). */
+export declare const prod: Tracelab['prod'];
+
+/** Whether every value of a bool tensor over axis (default: every axis) is true (tf.all). */
+export declare const all: Tracelab['all'];
+
+/** Whether any value of a bool tensor over axis (default: every axis) is true (tf.any). */
+export declare const any: Tracelab['any'];
+
+/** The index of the smallest value along axis (default 0), int32; the first of ties (tf.argMin). */
+export declare const argMin: Tracelab['argMin'];
+
+/** log(sum(exp(x))) over axis (default: every axis), without overflow (tf.logSumExp). */
+export declare const logSumExp: Tracelab['logSumExp'];
+
+/** Running products along axis (tf.cumprod); exclusive leaves out the entry itself, reverse runs from the end. */
+export declare const cumprod: Tracelab['cumprod'];
+
+/** The bitwise and of two int32 tensors of one shape (tf.bitwiseAnd). */
+export declare const bitwiseAnd: Tracelab['bitwiseAnd'];
+
+/** tl.norm(x, 'euclidean', axis, keepDims) (tf.euclideanNorm). */
+export declare const euclideanNorm: Tracelab['euclideanNorm'];
+
+/** A 1-D convolution of [batch?, width, channels] x with a [width, in, out] filter (tf.conv1d); a number pads the width. */
+export declare const conv1d: Tracelab['conv1d'];
+
+/** The transpose of conv2d (its gradient with respect to x) of outputShape; filter [h, w, out, in] (tf.conv2dTranspose). */
+export declare const conv2dTranspose: Tracelab['conv2dTranspose'];
+
+/** Each channel convolved with its own `multiplier` filters, [h, w, in, multiplier] (tf.depthwiseConv2d). */
+export declare const depthwiseConv2d: Tracelab['depthwiseConv2d'];
+
+/** depthwiseConv2d, then a 1x1 conv2d with pointwiseFilter [1, 1, in * multiplier, out] (tf.separableConv2d). */
+export declare const separableConv2d: Tracelab['separableConv2d'];
+
+/** Max or average pooling with dilations (tf.pool): dilated 'same' windows count their padding as zeros, as TF.js. */
+export declare const pool: Tracelab['pool'];
+
+/** Grayscale morphological dilation: the max over each window of x + filter [h, w, channels] (tf.dilation2d). */
+export declare const dilation2d: Tracelab['dilation2d'];
+
+/** maxPool's values and the flat index of each max in x (with the batch when includeBatchInIndex) (tf.maxPoolWithArgmax). */
+export declare const maxPoolWithArgmax: Tracelab['maxPoolWithArgmax'];
+
+/** A 3-D convolution of NDHWC x with a [d, h, w, in, out] filter (tf.conv3d). */
+export declare const conv3d: Tracelab['conv3d'];
+
+/** The transpose of conv3d of outputShape; filter [d, h, w, out, in] (tf.conv3dTranspose). */
+export declare const conv3dTranspose: Tracelab['conv3dTranspose'];
+
+/** Max pooling of NDHWC volumes (tf.maxPool3d). */
+export declare const maxPool3d: Tracelab['maxPool3d'];
+
+/** Average pooling of NDHWC volumes, padding cells not counted (tf.avgPool3d). */
+export declare const avgPool3d: Tracelab['avgPool3d'];
+
+/** x / (bias + alpha * sum of x² over channels [c - depthRadius, c + depthRadius]) ** beta (tf.localResponseNormalization). */
+export declare const localResponseNormalization: Tracelab['localResponseNormalization'];
+
+/** TF.js' fused ops: matMul, conv2d and depthwiseConv2d with a bias and an activation (tf.fused). */
+export declare const fused: Tracelab['fused'];
+
+/** TF.js' image functions (tf.image): resizing, crops, flips, colours, rotations, projective transforms, non-max suppression. */
+export declare const image: Tracelab['image'];
+
+/** TF.js' linear algebra functions (tf.linalg): bandPart, gramSchmidt, qr. */
+export declare const linalg: Tracelab['linalg'];
+
+/** A tensor of shape [...x.shape, ...x.shape] with x's values on its diagonal, zeros elsewhere (tf.diag). */
+export declare const diag: Tracelab['diag'];
+
+/** Tensors of rank 1 of one dtype joined end to end (tf.concat1d). */
+export declare const concat1d: Tracelab['concat1d'];
+
+/** Tensors of rank 2 of one dtype joined along axis (default 0) (tf.concat2d). */
+export declare const concat2d: Tracelab['concat2d'];
+
+/** Tensors of rank 3 of one dtype joined along axis (default 0) (tf.concat3d). */
+export declare const concat3d: Tracelab['concat3d'];
+
+/** Tensors of rank 4 of one dtype joined along axis (default 0) (tf.concat4d). */
+export declare const concat4d: Tracelab['concat4d'];
+
+/** A vector padded with constantValue (default 0): paddings [before, after] (tf.pad1d). */
+export declare const pad1d: Tracelab['pad1d'];
+
+/** A rank-2 tensor padded with constantValue, one [before, after] per dimension (tf.pad2d). */
+export declare const pad2d: Tracelab['pad2d'];
+
+/** A rank-3 tensor padded with constantValue, one [before, after] per dimension (tf.pad3d). */
+export declare const pad3d: Tracelab['pad3d'];
+
+/** A rank-4 tensor padded with constantValue, one [before, after] per dimension (tf.pad4d). */
+export declare const pad4d: Tracelab['pad4d'];
+
+/** x with the order of its entries reversed along axis (default: every axis; an axis named twice throws) (tf.reverse). */
+export declare const reverse: Tracelab['reverse'];
+
+/** A vector reversed (tf.reverse1d). */
+export declare const reverse1d: Tracelab['reverse1d'];
+
+/** A rank-2 tensor reversed along axis (default: both) (tf.reverse2d). */
+export declare const reverse2d: Tracelab['reverse2d'];
+
+/** A rank-3 tensor reversed along axis (default: every axis) (tf.reverse3d). */
+export declare const reverse3d: Tracelab['reverse3d'];
+
+/** A rank-4 tensor reversed along axis (default: every axis) (tf.reverse4d). */
+export declare const reverse4d: Tracelab['reverse4d'];
+
+/** size entries of a vector from begin; size -1 runs to the end (tf.slice1d). */
+export declare const slice1d: Tracelab['slice1d'];
+
+/** A block of a rank-2 tensor: begin and size per dimension (a number: the first; size -1: to the end) (tf.slice2d). */
+export declare const slice2d: Tracelab['slice2d'];
+
+/** A block of a rank-3 tensor, as slice2d (tf.slice3d). */
+export declare const slice3d: Tracelab['slice3d'];
+
+/** A block of a rank-4 tensor, as slice2d (tf.slice4d). */
+export declare const slice4d: Tracelab['slice4d'];
+
+/**
+ * x[begin:end:strides] per dimension with TF's masks (tf.stridedSlice): a bit i of beginMask / endMask ignores
+ * begin[i] / end[i], ellipsisMask marks the entry standing for every unnamed dimension, newAxisMask one that adds a
+ * dimension of size 1, shrinkAxisMask one that takes the single index begin[i] and drops the dimension. Negative
+ * indices count from the end; negative strides run backward.
+ */
+export declare const stridedSlice: Tracelab['stridedSlice'];
+
+/**
+ * x padded with its mirror image (tf.mirrorPad): 'reflect' leaves out the edge (at most dim - 1 per side),
+ * 'symmetric' repeats it (at most dim); the gradient adds the mirrored copies back (TF.js' leaves them out).
+ */
+export declare const mirrorPad: Tracelab['mirrorPad'];
+
+/**
+ * The spatial dims [1, 1 + blockShape.length) of x, padded, cut into blocks that move into the batch
+ * (tf.spaceToBatchND): [b, h, w, c] with blockShape [2, 2] gives [4b, h / 2, w / 2, c].
+ */
+export declare const spaceToBatchND: Tracelab['spaceToBatchND'];
+
+/** The inverse of spaceToBatchND: batch blocks back into the spatial dims, then crops cut off (tf.batchToSpaceND). */
+export declare const batchToSpaceND: Tracelab['batchToSpaceND'];
+
+/**
+ * Depth moved into blockSize x blockSize spatial blocks (tf.depthToSpace): NHWC [b, h, w, c] gives
+ * [b, h * blockSize, w * blockSize, c / blockSize ** 2]; 'NCHW' too; any dtype.
+ */
+export declare const depthToSpace: Tracelab['depthToSpace'];
+
+/**
+ * The shape two int32 shape vectors broadcast to, as an int32 vector (tf.broadcastArgs); shapes that do not
+ * broadcast are an InvalidArgument (inside a tl.function, each time it runs).
+ */
+export declare const broadcastArgs: Tracelab['broadcastArgs'];
+
+/**
+ * x itself when its shape fits `shape` (null: any size), else a ShapeError (tf.ensureShape); inside a tl.function
+ * the traced shape is checked, where an unknown size fits.
+ */
+export declare const ensureShape: Tracelab['ensureShape'];
+
+/**
+ * Coordinate grids of two vectors (tf.meshgrid): 'xy' (default) gives [size(y), size(x)] grids, 'ij'
+ * [size(x), size(y)]; one input gives [x], none [].
+ */
+export declare const meshgrid: Tracelab['meshgrid'];
+
+/** The slices of x at the N-d indices [..., K] (coordinates into x's first K dims; out of range throws) (tf.gatherND). */
+export declare const gatherND: Tracelab['gatherND'];
+
+/** Zeros of `shape` with the rows of updates added at the N-d indices (duplicates add up) (tf.scatterND). */
+export declare const scatterND: Tracelab['scatterND'];
+
+/** tensor with the rows of updates written at the N-d indices (of duplicates the last wins) (tf.tensorScatterUpdate). */
+export declare const tensorScatterUpdate: Tracelab['tensorScatterUpdate'];
+
+/** A dense tensor of outputShape: sparseValues at sparseIndices, defaultValue (0) elsewhere (tf.sparseToDense). */
+export declare const sparseToDense: Tracelab['sparseToDense'];
+
+/** Rows of x summed per segment id in [0, numSegments); other ids are dropped (tf.unsortedSegmentSum). */
+export declare const unsortedSegmentSum: Tracelab['unsortedSegmentSum'];
+
+/** Per value, the insertion index into its row of sortedSequence ('left' or 'right'); int32 [rows, values per row] (tf.searchSorted). */
+export declare const searchSorted: Tracelab['searchSorted'];
+
+/** tl.searchSorted(sortedSequence, values, 'left') (tf.lowerBound). */
+export declare const lowerBound: Tracelab['lowerBound'];
+
+/** tl.searchSorted(sortedSequence, values, 'right') (tf.upperBound). */
+export declare const upperBound: Tracelab['upperBound'];
+
+/** Per bin in [0, size), the sum of the weights (count without weights) of the int32 x in it; x >= size dropped (tf.bincount). */
+export declare const bincount: Tracelab['bincount'];
+
+/** tl.bincount of a vector, or per row of a matrix; binaryOutput: 1 per bin hit (tf.denseBincount). */
+export declare const denseBincount: Tracelab['denseBincount'];
+
+/** The distinct slices along axis (default 0) in order of appearance, and each slice's index among them; eager only (tf.unique). */
+export declare const unique: Tracelab['unique'];
+
+/** The coordinates (int32 [count, rank]) of the true elements of a bool tensor; eager only (tf.whereAsync). */
+export declare const whereAsync: Tracelab['whereAsync'];
+
+/** The slices of tensor along axis (default 0) where the bool mask is true; eager only (tf.booleanMaskAsync). */
+export declare const booleanMaskAsync: Tracelab['booleanMaskAsync'];
+
+/** The values of the vector x not in y, and their indices in x; eager only (tf.setdiff1dAsync). */
+export declare const setdiff1dAsync: Tracelab['setdiff1dAsync'];
+
+/** Per row, whether the target's index is among the k (default 1) largest predictions; eager only (tf.inTopKAsync). */
+export declare const inTopKAsync: Tracelab['inTopKAsync'];
+
+/** The rows of a ragged tensor (nested row splits, dense values) at indices; eager only (tf.raggedGather). */
+export declare const raggedGather: Tracelab['raggedGather'];
+
+/** Ragged rows start, start + delta, ... up to limit, one per entry of starts, limits and deltas; eager only (tf.raggedRange). */
+export declare const raggedRange: Tracelab['raggedRange'];
+
+/** A ragged tensor (values + row partitions of rowPartitionTypes) as a dense tensor of shape, defaultValue elsewhere; eager only (tf.raggedTensorToTensor). */
+export declare const raggedTensorToTensor: Tracelab['raggedTensorToTensor'];
+
+/** The sparse (COO) functions of TF.js: eager only (tf.sparse). */
+export declare const sparse: Tracelab['sparse'];
+
+/** A new tensor of x's values (tf.clone); traced as an identity. */
+export declare const clone: Tracelab['clone'];
+
+/** The identity matrix [numRows, numColumns], tiled over batchShape (1 to 3 dims) when given (tf.eye). */
+export declare const eye: Tracelab['eye'];
+
+/** A tensor of rank 5: nested values, or flat values with a shape (tf.tensor5d). */
+export declare const tensor5d: Tracelab['tensor5d'];
+
+/** A tensor of rank 6: nested values, or flat values with a shape (tf.tensor6d). */
+export declare const tensor6d: Tracelab['tensor6d'];
+
+/** A mutable TensorBuffer of shape (zeros, or `values` kept by reference) (tf.buffer). */
+export declare const buffer: Tracelab['buffer'];
+
+/** Normal draws redrawn beyond 2 standard deviations from the mean; int32 rounds (tf.truncatedNormal). */
+export declare const truncatedNormal: Tracelab['truncatedNormal'];
+
+/** Normal(0, 1) draws (tf.randomStandardNormal). */
+export declare const randomStandardNormal: Tracelab['randomStandardNormal'];
+
+/** int32 draws uniform in [minval, maxval) (tf.randomUniformInt). */
+export declare const randomUniformInt: Tracelab['randomUniformInt'];
+
+/** A tensor whose values are randFunction() each, in order (tf.rand). */
+export declare const rand: Tracelab['rand'];
+
+/** Gamma(alpha, rate beta) draws by Marsaglia and Tsang's method; int32 rounds (tf.randomGamma). */
+export declare const randomGamma: Tracelab['randomGamma'];
+
+/**
+ * numSamples class indices per row of logits (rank 1 or 2), drawn by softmax(logits), or by the values themselves
+ * when normalized (tf.multinomial); int32 [rows, numSamples], or [numSamples] for rank 1.
+ */
+export declare const multinomial: Tracelab['multinomial'];
+
+/**
+ * f(...inputs, save) returns {value, gradFunc}; tapes take gradFunc(dy, saved) as the inputs' gradients (one tensor or
+ *  one per input) instead of the gradient of f's ops; eager only: inside a tl.function an InvalidArgument (tf.customGrad).
+ */
+export declare const customGrad: Tracelab['customGrad'];
+
+/** tl.batchNorm for x of rank 2, the statistics of rank 2 or 1 (tf.batchNorm2d). */
+export declare const batchNorm2d: Tracelab['batchNorm2d'];
+
+/** tl.batchNorm for x of rank 3, the statistics of rank 3 or 1 (tf.batchNorm3d). */
+export declare const batchNorm3d: Tracelab['batchNorm3d'];
+
+/** tl.batchNorm for x of rank 4, the statistics of rank 4 or 1 (tf.batchNorm4d). */
+export declare const batchNorm4d: Tracelab['batchNorm4d'];
+
+/** v + (x - v)(1 - decay), divided by 1 - decay^step when zeroDebias (the default) (tf.movingAverage). */
+export declare const movingAverage: Tracelab['movingAverage'];
+
+/** One step of TF.js' LSTM cell, gates i, j, f, o: [newC, newH] (tf.basicLSTMCell). */
+export declare const basicLSTMCell: Tracelab['basicLSTMCell'];
+
+/** LSTM cells stacked, each fed the h of the one before: [[newC per cell], [newH per cell]] (tf.multiRNNCell). */
+export declare const multiRNNCell: Tracelab['multiRNNCell'];
+
+/** Einstein summation of one or two operands, 'ij,jk->ik' (tf.einsum: an explicit output, no ellipsis). */
+export declare const einsum: Tracelab['einsum'];
+
+/** a - b cos(2 pi i / (N - 1)), N - 1 replaced by N for an even N (tf.cosineWindow). */
+export declare const cosineWindow: Tracelab['cosineWindow'];
+
+/** The least power of two >= value (tf.enclosingPowerOfTwo). */
+export declare const enclosingPowerOfTwo: Tracelab['enclosingPowerOfTwo'];
+
+/** tf.signal's frames and windows. */
+export declare const signal: Tracelab['signal'];
 
 /** tf.util's basics. */
 export declare const util: Tracelab['util'];

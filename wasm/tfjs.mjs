@@ -22,7 +22,19 @@ export const {
   checkpoint, summary, data, experiments, TracelabError, ShapeError, DTypeError, InvalidArgument, OutOfMemory,
   OperatorNotAllowedInGraphError, ConversionError, autograph, tensor1d, tensor2d, tensor3d, tensor4d, grad,
   valueAndGrad, tile, pad, split, unstack, linspace, dropout, batchNorm, moments, norm, leakyRelu, elu, selu, floor,
-  ceil, round, sign, topk, cumsum, dot, outerProduct, nextFrame, util, Reduction,
+  ceil, round, sign, topk, cumsum, dot, outerProduct, nextFrame, sin, cos, tan, asin, acos, atan, sinh, cosh, asinh,
+  acosh, atanh, erf, expm1, log1p, reciprocal, rsqrt, softplus, isNaN, isInf, isFinite, atan2, mod, floorDiv,
+  squaredDifference, divNoNan, addN, logSigmoid, prelu, relu6, step, prod, all, any, argMin, logSumExp, cumprod,
+  bitwiseAnd, euclideanNorm, conv1d, conv2dTranspose, depthwiseConv2d, separableConv2d, pool, dilation2d,
+  maxPoolWithArgmax, conv3d, conv3dTranspose, maxPool3d, avgPool3d, localResponseNormalization, fused, image, linalg,
+  diag, concat1d, concat2d, concat3d, concat4d, pad1d, pad2d, pad3d, pad4d, reverse, reverse1d, reverse2d, reverse3d,
+  reverse4d, slice1d, slice2d, slice3d, slice4d, stridedSlice, mirrorPad, spaceToBatchND, batchToSpaceND,
+  depthToSpace, broadcastArgs, ensureShape, meshgrid, gatherND, scatterND, tensorScatterUpdate, sparseToDense,
+  unsortedSegmentSum, searchSorted, lowerBound, upperBound, bincount, denseBincount, unique, whereAsync,
+  booleanMaskAsync, setdiff1dAsync, inTopKAsync, raggedGather, raggedRange, raggedTensorToTensor, sparse, clone, eye,
+  tensor5d, tensor6d, buffer, truncatedNormal, randomStandardNormal, randomUniformInt, rand, randomGamma, multinomial,
+  customGrad, batchNorm2d, batchNorm3d, batchNorm4d, movingAverage, basicLSTMCell, multiRNNCell, einsum, cosineWindow,
+  enclosingPowerOfTwo, signal, util, Reduction,
 } = tl;
 
 const function_ = tl.function;

@@ -231,12 +231,134 @@ export declare class Tensor {
   /** tl.dot(this, b). */
   dot(b: TensorLike): Tensor;
   // Methods of the math group.
+  /** The sine (tf.sin). */
+  sin(): Tensor;
+  /** The cosine (tf.cos). */
+  cos(): Tensor;
+  /** The tangent (tf.tan). */
+  tan(): Tensor;
+  /** The arcsine; NaN outside [-1, 1] (tf.asin). */
+  asin(): Tensor;
+  /** The arccosine; NaN outside [-1, 1] (tf.acos). */
+  acos(): Tensor;
+  /** The arctangent (tf.atan). */
+  atan(): Tensor;
+  /** The hyperbolic sine (tf.sinh). */
+  sinh(): Tensor;
+  /** The hyperbolic cosine (tf.cosh). */
+  cosh(): Tensor;
+  /** The inverse hyperbolic sine (tf.asinh). */
+  asinh(): Tensor;
+  /** The inverse hyperbolic cosine; NaN below 1 (tf.acosh). */
+  acosh(): Tensor;
+  /** The inverse hyperbolic tangent; NaN outside [-1, 1] (tf.atanh). */
+  atanh(): Tensor;
+  /** The error function (tf.erf). */
+  erf(): Tensor;
+  /** e ** this - 1, exact near 0 (tf.expm1). */
+  expm1(): Tensor;
+  /** ln(1 + this), exact near 0 (tf.log1p). */
+  log1p(): Tensor;
+  /** 1 / this (tf.reciprocal). */
+  reciprocal(): Tensor;
+  /** 1 / sqrt(this) (tf.rsqrt). */
+  rsqrt(): Tensor;
+  /** ln(1 + e ** this), without overflow (tf.softplus). */
+  softplus(): Tensor;
+  /** A bool tensor: true where this is NaN (tf.isNaN). */
+  isNaN(): Tensor;
+  /** A bool tensor: true where this is +Infinity or -Infinity (tf.isInf). */
+  isInf(): Tensor;
+  /** A bool tensor: true where this is neither NaN nor infinite (tf.isFinite). */
+  isFinite(): Tensor;
+  /** atan2(this, b): the angle of the point (b, this) (tf.atan2). */
+  atan2(b: TensorLike): Tensor;
+  /** this mod b, with the sign of b (tf.mod). */
+  mod(b: TensorLike): Tensor;
+  /** floor(this / b), float32 for float32 (tf.floorDiv). */
+  floorDiv(b: TensorLike): Tensor;
+  /** (this - b) ** 2 (tf.squaredDifference). */
+  squaredDifference(b: TensorLike): Tensor;
+  /** this / b, but 0 where b is 0 (tf.divNoNan). */
+  divNoNan(b: TensorLike): Tensor;
+  /** tl.logSigmoid(this). */
+  logSigmoid(): Tensor;
+  /** tl.prelu(this, alpha). */
+  prelu(alpha: TensorLike): Tensor;
+  /** tl.relu6(this). */
+  relu6(): Tensor;
+  /** tl.step(this, alpha). */
+  step(alpha?: number): Tensor;
+  /** tl.prod(this, axis, keepDims). */
+  prod(axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** tl.all(this, axis, keepDims). */
+  all(axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** tl.any(this, axis, keepDims). */
+  any(axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** tl.argMin(this, axis). */
+  argMin(axis?: number): Tensor;
+  /** tl.logSumExp(this, axis, keepDims). */
+  logSumExp(axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** tl.cumprod(this, axis, exclusive, reverse). */
+  cumprod(axis?: number, exclusive?: boolean, reverse?: boolean): Tensor;
+  /** tl.euclideanNorm(this, axis, keepDims). */
+  euclideanNorm(axis?: number | number[] | null, keepDims?: boolean): Tensor;
   // Methods of the conv group.
+  /** tl.conv1d(this, filter, stride, pad, dataFormat, dilation, dimRoundingMode) (tf.Tensor.conv1d). */
+  conv1d(filter: TensorLike, stride: number, pad: ConvPad, dataFormat?: 'NWC', dilation?: number, dimRoundingMode?: DimRoundingMode): Tensor;
+  /** tl.conv2dTranspose(this, filter, outputShape, strides, pad, dimRoundingMode) (tf.Tensor.conv2dTranspose). */
+  conv2dTranspose(filter: TensorLike, outputShape: number[], strides: number | [number, number], pad: ConvPad,
+                  dimRoundingMode?: DimRoundingMode): Tensor;
+  /** tl.depthwiseConv2d(this, filter, strides, pad, dataFormat, dilations, dimRoundingMode) (tf.Tensor.depthwiseConv2d). */
+  depthwiseConv2d(filter: TensorLike, strides: number | [number, number], pad: ConvPad, dataFormat?: 'NHWC',
+                  dilations?: number | [number, number], dimRoundingMode?: DimRoundingMode): Tensor;
+  /** tl.separableConv2d(this, depthwiseFilter, pointwiseFilter, strides, pad, dilation, dataFormat) (tf.Tensor.separableConv2d). */
+  separableConv2d(depthwiseFilter: TensorLike, pointwiseFilter: TensorLike, strides: number | [number, number], pad: 'valid' | 'same',
+                  dilation?: number | [number, number], dataFormat?: 'NHWC'): Tensor;
+  /** tl.pool(this, windowShape, poolingType, pad, dilations, strides, dimRoundingMode) (tf.Tensor.pool). */
+  pool(windowShape: number | [number, number], poolingType: 'max' | 'avg', pad: ConvPad, dilations?: number | [number, number],
+       strides?: number | [number, number], dimRoundingMode?: DimRoundingMode): Tensor;
+  /** tl.dilation2d(this, filter, strides, pad, dilations, dataFormat) (tf.Tensor.dilation2d). */
+  dilation2d(filter: TensorLike, strides: number | [number, number], pad: 'valid' | 'same', dilations?: number | [number, number],
+             dataFormat?: 'NHWC'): Tensor;
+  /** tl.localResponseNormalization(this, depthRadius, bias, alpha, beta) (tf.Tensor.localResponseNormalization). */
+  localResponseNormalization(depthRadius?: number, bias?: number, alpha?: number, beta?: number): Tensor;
   // Methods of the image group.
+  /** tl.image.resizeBilinear(this, size, alignCorners, halfPixelCenters) (tf.Tensor.resizeBilinear). */
+  resizeBilinear(size: [number, number], alignCorners?: boolean, halfPixelCenters?: boolean): Tensor;
+  /** tl.image.resizeNearestNeighbor(this, size, alignCorners, halfPixelCenters) (tf.Tensor.resizeNearestNeighbor). */
+  resizeNearestNeighbor(size: [number, number], alignCorners?: boolean, halfPixelCenters?: boolean): Tensor;
   // Methods of the slice group.
+  /** tl.reverse(this, axis) (tf.Tensor.reverse). */
+  reverse(axis?: number | number[] | null): Tensor;
+  /** tl.stridedSlice(this, begin, end, strides, beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask). */
+  stridedSlice(begin: number[], end: number[], strides?: number[] | null, beginMask?: number, endMask?: number,
+               ellipsisMask?: number, newAxisMask?: number, shrinkAxisMask?: number): Tensor;
+  /** tl.mirrorPad(this, paddings, mode) (tf.Tensor.mirrorPad). */
+  mirrorPad(paddings: Array<[number, number]>, mode: 'reflect' | 'symmetric'): Tensor;
+  /** tl.spaceToBatchND(this, blockShape, paddings) (tf.Tensor.spaceToBatchND). */
+  spaceToBatchND(blockShape: number[], paddings: Array<[number, number]>): Tensor;
+  /** tl.batchToSpaceND(this, blockShape, crops) (tf.Tensor.batchToSpaceND). */
+  batchToSpaceND(blockShape: number[], crops: Array<[number, number]>): Tensor;
+  /** tl.depthToSpace(this, blockSize, dataFormat) (tf.Tensor.depthToSpace). */
+  depthToSpace(blockSize: number, dataFormat?: 'NHWC' | 'NCHW'): Tensor;
   // Methods of the gather group.
+  /** tl.unsortedSegmentSum(this, segmentIds, numSegments) (tf.Tensor.unsortedSegmentSum). */
+  unsortedSegmentSum(segmentIds: TensorLike, numSegments: number): Tensor;
+  /** tl.unique(this, axis) (tf.Tensor.unique): eager only. */
+  unique(axis?: number): UniqueResult;
   // Methods of the creation group.
+  /** A new tensor of the same values (tf.clone); traced as an identity. */
+  clone(): Tensor;
+  /** A TensorBuffer holding a copy of the values (x.buffer() of TF.js). */
+  buffer(): Promise<TensorBuffer>;
+  /** A TensorBuffer holding a copy of the values, synchronously (x.bufferSync() of TF.js). */
+  bufferSync(): TensorBuffer;
   // Methods of the misc group.
+  /** The bytes of the values: 4 per float32 or int32 element, 1 per bool (x.bytes() of TF.js). */
+  bytes(): Promise<Uint8Array>;
+  /** Throws an InvalidArgument when the tensor was disposed (x.throwIfDisposed() of TF.js). */
+  throwIfDisposed(): void;
 }
 
 /**
@@ -377,18 +499,25 @@ export interface FunctionOptions {
 export type FunctionArg = Tensor | TensorSpec | Variable | number | boolean | string | FunctionArg[]
   | { [key: string]: FunctionArg };
 /** What a traced function's dataSync gives for a result of type R: each tensor's values instead of the tensor. */
-export type ResultData<R> = R extends Tensor ? TypedArray : R extends undefined | void ? undefined
-  : R extends readonly unknown[] ? (TypedArray | null)[] : TypedArray | (TypedArray | null)[] | undefined;
+export type ResultData<R> = R extends Tensor | number | boolean ? TypedArray : R extends undefined | void | null ? R
+  : R extends object ? { [K in keyof R]: ResultData<R[K]> } : TypedArray | undefined;
 /** What a traced function's arraySync gives for a result of type R: each tensor's arraySync() instead of the tensor. */
 export type ResultArrays<R> = R extends undefined | void ? undefined : R extends readonly unknown[] ? any[] : any;
 /**
+ * What a traced function returns for a result of type R: R's structure (arrays and plain objects nest as in TF's
+ * nest), each tensor, variable, number or boolean in it a tensor, null and undefined as they are.
+ */
+export type TracedResult<R> = R extends Tensor | number | boolean ? Tensor : R extends undefined | void | null ? R
+  : R extends object ? { [K in keyof R]: TracedResult<R[K]> } : R;
+/**
  * A traced function (tf.function), made by tl.function. Calling it traces fn on a new trace key and runs the cached
- * graph otherwise; it returns what fn returned. An exception thrown by fn is rethrown from the call.
+ * graph otherwise; it returns what fn returned, in the same structure. An exception thrown by fn is rethrown from
+ * the call.
  */
 export interface TracedFunction<R> {
-  (...args: FunctionArg[]): R;
-  /** The call's results as values: each tensor's dataSync() (an array of them, or undefined, as the function
-   *  returns), without making tensors: one crossing and no handles.
+  (...args: FunctionArg[]): TracedResult<R>;
+  /** The call's results as values: each tensor's dataSync() (in the structure the function returns, or
+   *  undefined), without making tensors: one crossing and no handles.
    *  Inside another tl.function's trace: OperatorNotAllowedInGraphError (the results have no values there). */
   dataSync(...args: FunctionArg[]): ResultData<R>;
   /** The same with each tensor's arraySync() instead (a scalar's value as a number, nested arrays otherwise): the
@@ -1497,7 +1626,7 @@ export interface Tracelab {
   ceil: Unary;
   /** x rounded half to even (tf.round: round(2.5) is 2); int32 as it is; gradient zero. */
   round: Unary;
-  /** -1, 0 or 1 by the sign of x (0 for NaN, as TF.js) (tf.sign); gradient zero. */
+  /** -1, 0 or 1 by the sign of x, NaN for NaN (TF's; TF.js gives 0) (tf.sign); float32 and int32; gradient zero. */
   sign: Unary;
   /**
    * The k largest entries along the last axis, largest first, and their indices; equal values in index order
@@ -1512,14 +1641,300 @@ export interface Tracelab {
   outerProduct(v1: TensorLike, v2: TensorLike): Tensor;
   /** Resolves on the next animation frame; in Node, on the next turn of the event loop (tf.nextFrame). */
   nextFrame(): Promise<void>;
-  /** tf.util's basics. */
   // Functions of the math group.
+  /** The sine, float32 (tf.sin). */
+  sin: Unary;
+  /** The cosine, float32 (tf.cos). */
+  cos: Unary;
+  /** The tangent, float32 (tf.tan). */
+  tan: Unary;
+  /** The arcsine, NaN outside [-1, 1] (tf.asin). */
+  asin: Unary;
+  /** The arccosine, NaN outside [-1, 1] (tf.acos). */
+  acos: Unary;
+  /** The arctangent (tf.atan). */
+  atan: Unary;
+  /** The hyperbolic sine (tf.sinh). */
+  sinh: Unary;
+  /** The hyperbolic cosine (tf.cosh). */
+  cosh: Unary;
+  /** The inverse hyperbolic sine (tf.asinh). */
+  asinh: Unary;
+  /** The inverse hyperbolic cosine, NaN below 1 (tf.acosh). */
+  acosh: Unary;
+  /** The inverse hyperbolic tangent, ±Infinity at ±1 and NaN beyond (tf.atanh). */
+  atanh: Unary;
+  /** The error function (tf.erf). */
+  erf: Unary;
+  /** e ** x - 1, exact near 0 (tf.expm1). */
+  expm1: Unary;
+  /** ln(1 + x), exact near 0 (tf.log1p). */
+  log1p: Unary;
+  /** 1 / x (tf.reciprocal). */
+  reciprocal: Unary;
+  /** 1 / sqrt(x) (tf.rsqrt). */
+  rsqrt: Unary;
+  /** ln(1 + e ** x) as max(x, 0) + ln(1 + e ** -|x|), without overflow (tf.softplus). */
+  softplus: Unary;
+  /** A bool tensor: true where x is NaN (tf.isNaN). */
+  isNaN: Unary;
+  /** A bool tensor: true where x is +Infinity or -Infinity (tf.isInf). */
+  isInf: Unary;
+  /** A bool tensor: true where x is neither NaN nor infinite (tf.isFinite). */
+  isFinite: Unary;
+  /** The angle of the point (b, a), in (-pi, pi] (tf.atan2). */
+  atan2: Binary;
+  /** a mod b with the sign of b (tf.mod); an int32 b of 0 is an InvalidArgument. */
+  mod: Binary;
+  /** floor(a / b) (tf.floorDiv), float32 for float32 inputs as TF's; an int32 b of 0 is an InvalidArgument. */
+  floorDiv: Binary;
+  /** (a - b) ** 2 (tf.squaredDifference). */
+  squaredDifference: Binary;
+  /** a / b, but 0 where b is 0 (tf.divNoNan). */
+  divNoNan: Binary;
+  /** The sum of tensors of one shape and dtype (tf.addN). */
+  addN(tensors: TensorLike[]): Tensor;
+  /** log(sigmoid(x)) = -softplus(-x) (tf.logSigmoid). */
+  logSigmoid: Unary;
+  /** x where x > 0, else alpha * x, alpha broadcast (tf.prelu). */
+  prelu(x: TensorLike, alpha: TensorLike): Tensor;
+  /** min(max(x, 0), 6) (tf.relu6). */
+  relu6: Unary;
+  /** 1 where x > 0, else alpha (default 0); NaN stays NaN; gradient zero (tf.step). */
+  step(x: TensorLike, alpha?: number): Tensor;
+  /** The product over axis (default: every axis); bools count as int32 (tf.prod). */
+  prod(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** Whether every value of a bool tensor over axis (default: every axis) is true (tf.all). */
+  all(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** Whether any value of a bool tensor over axis (default: every axis) is true (tf.any). */
+  any(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** The index of the smallest value along axis (default 0), int32; the first of ties (tf.argMin). */
+  argMin(x: TensorLike, axis?: number): Tensor;
+  /** log(sum(exp(x))) over axis (default: every axis), without overflow (tf.logSumExp). */
+  logSumExp(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Tensor;
+  /** Running products along axis (tf.cumprod); exclusive leaves out the entry itself, reverse runs from the end. */
+  cumprod(x: TensorLike, axis?: number, exclusive?: boolean, reverse?: boolean): Tensor;
+  /** The bitwise and of two int32 tensors of one shape (tf.bitwiseAnd). */
+  bitwiseAnd(x: TensorLike, y: TensorLike): Tensor;
+  /** tl.norm(x, 'euclidean', axis, keepDims) (tf.euclideanNorm). */
+  euclideanNorm(x: TensorLike, axis?: number | number[] | null, keepDims?: boolean): Tensor;
   // Functions of the conv group.
+  /** A 1-D convolution of [batch?, width, channels] x with a [width, in, out] filter (tf.conv1d); a number pads the width. */
+  conv1d(x: TensorLike, filter: TensorLike, stride: number, pad: ConvPad, dataFormat?: 'NWC', dilation?: number,
+         dimRoundingMode?: DimRoundingMode): Tensor;
+  /** The transpose of conv2d (its gradient with respect to x) of outputShape; filter [h, w, out, in] (tf.conv2dTranspose). */
+  conv2dTranspose(x: TensorLike, filter: TensorLike, outputShape: number[], strides: number | [number, number], pad: ConvPad,
+                  dimRoundingMode?: DimRoundingMode): Tensor;
+  /** Each channel convolved with its own `multiplier` filters, [h, w, in, multiplier] (tf.depthwiseConv2d). */
+  depthwiseConv2d(x: TensorLike, filter: TensorLike, strides: number | [number, number], pad: ConvPad, dataFormat?: 'NHWC',
+                  dilations?: number | [number, number], dimRoundingMode?: DimRoundingMode): Tensor;
+  /** depthwiseConv2d, then a 1x1 conv2d with pointwiseFilter [1, 1, in * multiplier, out] (tf.separableConv2d). */
+  separableConv2d(x: TensorLike, depthwiseFilter: TensorLike, pointwiseFilter: TensorLike, strides: number | [number, number],
+                  pad: 'valid' | 'same', dilation?: number | [number, number], dataFormat?: 'NHWC'): Tensor;
+  /** Max or average pooling with dilations (tf.pool): dilated 'same' windows count their padding as zeros, as TF.js. */
+  pool(input: TensorLike, windowShape: number | [number, number], poolingType: 'max' | 'avg', pad: ConvPad,
+       dilations?: number | [number, number], strides?: number | [number, number], dimRoundingMode?: DimRoundingMode): Tensor;
+  /** Grayscale morphological dilation: the max over each window of x + filter [h, w, channels] (tf.dilation2d). */
+  dilation2d(x: TensorLike, filter: TensorLike, strides: number | [number, number], pad: 'valid' | 'same',
+             dilations?: number | [number, number], dataFormat?: 'NHWC'): Tensor;
+  /** maxPool's values and the flat index of each max in x (with the batch when includeBatchInIndex) (tf.maxPoolWithArgmax). */
+  maxPoolWithArgmax(x: TensorLike, filterSize: number | [number, number], strides: number | [number, number], pad: 'valid' | 'same' | number,
+                    includeBatchInIndex?: boolean): MaxPoolWithArgmaxResult;
+  /** A 3-D convolution of NDHWC x with a [d, h, w, in, out] filter (tf.conv3d). */
+  conv3d(x: TensorLike, filter: TensorLike, strides: number | [number, number, number], pad: 'valid' | 'same', dataFormat?: 'NDHWC',
+         dilations?: number | [number, number, number]): Tensor;
+  /** The transpose of conv3d of outputShape; filter [d, h, w, out, in] (tf.conv3dTranspose). */
+  conv3dTranspose(x: TensorLike, filter: TensorLike, outputShape: number[], strides: number | [number, number, number],
+                  pad: 'valid' | 'same'): Tensor;
+  /** Max pooling of NDHWC volumes (tf.maxPool3d). */
+  maxPool3d(x: TensorLike, filterSize: number | [number, number, number], strides: number | [number, number, number],
+            pad: 'valid' | 'same' | number, dimRoundingMode?: DimRoundingMode, dataFormat?: 'NDHWC'): Tensor;
+  /** Average pooling of NDHWC volumes, padding cells not counted (tf.avgPool3d). */
+  avgPool3d(x: TensorLike, filterSize: number | [number, number, number], strides: number | [number, number, number],
+            pad: 'valid' | 'same' | number, dimRoundingMode?: DimRoundingMode, dataFormat?: 'NDHWC'): Tensor;
+  /** x / (bias + alpha * sum of x² over channels [c - depthRadius, c + depthRadius]) ** beta (tf.localResponseNormalization). */
+  localResponseNormalization(x: TensorLike, depthRadius?: number, bias?: number, alpha?: number, beta?: number): Tensor;
+  /** TF.js' fused ops: matMul, conv2d and depthwiseConv2d with a bias and an activation (tf.fused). */
+  fused: FusedOps;
   // Functions of the image group.
+  /** TF.js' image functions (tf.image): resizing, crops, flips, colours, rotations, projective transforms, non-max suppression. */
+  image: ImageOps;
+  /** TF.js' linear algebra functions (tf.linalg): bandPart, gramSchmidt, qr. */
+  linalg: LinalgOps;
+  /** A tensor of shape [...x.shape, ...x.shape] with x's values on its diagonal, zeros elsewhere (tf.diag). */
+  diag(x: TensorLike): Tensor;
   // Functions of the slice group.
+  /** Tensors of rank 1 of one dtype joined end to end (tf.concat1d). */
+  concat1d(tensors: TensorLike[]): Tensor;
+  /** Tensors of rank 2 of one dtype joined along axis (default 0) (tf.concat2d). */
+  concat2d(tensors: TensorLike[], axis?: number): Tensor;
+  /** Tensors of rank 3 of one dtype joined along axis (default 0) (tf.concat3d). */
+  concat3d(tensors: TensorLike[], axis?: number): Tensor;
+  /** Tensors of rank 4 of one dtype joined along axis (default 0) (tf.concat4d). */
+  concat4d(tensors: TensorLike[], axis?: number): Tensor;
+  /** A vector padded with constantValue (default 0): paddings [before, after] (tf.pad1d). */
+  pad1d(x: TensorLike, paddings: [number, number], constantValue?: number): Tensor;
+  /** A rank-2 tensor padded with constantValue, one [before, after] per dimension (tf.pad2d). */
+  pad2d(x: TensorLike, paddings: Array<[number, number]>, constantValue?: number): Tensor;
+  /** A rank-3 tensor padded with constantValue, one [before, after] per dimension (tf.pad3d). */
+  pad3d(x: TensorLike, paddings: Array<[number, number]>, constantValue?: number): Tensor;
+  /** A rank-4 tensor padded with constantValue, one [before, after] per dimension (tf.pad4d). */
+  pad4d(x: TensorLike, paddings: Array<[number, number]>, constantValue?: number): Tensor;
+  /** x with the order of its entries reversed along axis (default: every axis; an axis named twice throws) (tf.reverse). */
+  reverse(x: TensorLike, axis?: number | number[] | null): Tensor;
+  /** A vector reversed (tf.reverse1d). */
+  reverse1d(x: TensorLike): Tensor;
+  /** A rank-2 tensor reversed along axis (default: both) (tf.reverse2d). */
+  reverse2d(x: TensorLike, axis?: number | number[] | null): Tensor;
+  /** A rank-3 tensor reversed along axis (default: every axis) (tf.reverse3d). */
+  reverse3d(x: TensorLike, axis?: number | number[] | null): Tensor;
+  /** A rank-4 tensor reversed along axis (default: every axis) (tf.reverse4d). */
+  reverse4d(x: TensorLike, axis?: number | number[] | null): Tensor;
+  /** size entries of a vector from begin; size -1 runs to the end (tf.slice1d). */
+  slice1d(x: TensorLike, begin: number, size: number): Tensor;
+  /** A block of a rank-2 tensor: begin and size per dimension (a number: the first; size -1: to the end) (tf.slice2d). */
+  slice2d(x: TensorLike, begin: number | number[], size?: number | number[]): Tensor;
+  /** A block of a rank-3 tensor, as slice2d (tf.slice3d). */
+  slice3d(x: TensorLike, begin: number | number[], size?: number | number[]): Tensor;
+  /** A block of a rank-4 tensor, as slice2d (tf.slice4d). */
+  slice4d(x: TensorLike, begin: number | number[], size?: number | number[]): Tensor;
+  /**
+   * x[begin:end:strides] per dimension with TF's masks (tf.stridedSlice): a bit i of beginMask / endMask ignores
+   * begin[i] / end[i], ellipsisMask marks the entry standing for every unnamed dimension, newAxisMask one that adds a
+   * dimension of size 1, shrinkAxisMask one that takes the single index begin[i] and drops the dimension. Negative
+   * indices count from the end; negative strides run backward.
+   */
+  stridedSlice(x: TensorLike, begin: number[], end: number[], strides?: number[] | null, beginMask?: number,
+               endMask?: number, ellipsisMask?: number, newAxisMask?: number, shrinkAxisMask?: number): Tensor;
+  /**
+   * x padded with its mirror image (tf.mirrorPad): 'reflect' leaves out the edge (at most dim - 1 per side),
+   * 'symmetric' repeats it (at most dim); the gradient adds the mirrored copies back (TF.js' leaves them out).
+   */
+  mirrorPad(x: TensorLike, paddings: Array<[number, number]>, mode: 'reflect' | 'symmetric'): Tensor;
+  /**
+   * The spatial dims [1, 1 + blockShape.length) of x, padded, cut into blocks that move into the batch
+   * (tf.spaceToBatchND): [b, h, w, c] with blockShape [2, 2] gives [4b, h / 2, w / 2, c].
+   */
+  spaceToBatchND(x: TensorLike, blockShape: number[], paddings: Array<[number, number]>): Tensor;
+  /** The inverse of spaceToBatchND: batch blocks back into the spatial dims, then crops cut off (tf.batchToSpaceND). */
+  batchToSpaceND(x: TensorLike, blockShape: number[], crops: Array<[number, number]>): Tensor;
+  /**
+   * Depth moved into blockSize x blockSize spatial blocks (tf.depthToSpace): NHWC [b, h, w, c] gives
+   * [b, h * blockSize, w * blockSize, c / blockSize ** 2]; 'NCHW' too; any dtype.
+   */
+  depthToSpace(x: TensorLike, blockSize: number, dataFormat?: 'NHWC' | 'NCHW'): Tensor;
+  /**
+   * The shape two int32 shape vectors broadcast to, as an int32 vector (tf.broadcastArgs); shapes that do not
+   * broadcast are an InvalidArgument (inside a tl.function, each time it runs).
+   */
+  broadcastArgs(s0: TensorLike, s1: TensorLike): Tensor;
+  /**
+   * x itself when its shape fits `shape` (null: any size), else a ShapeError (tf.ensureShape); inside a tl.function
+   * the traced shape is checked, where an unknown size fits.
+   */
+  ensureShape(x: TensorLike, shape: Array<number | null>): Tensor;
+  /**
+   * Coordinate grids of two vectors (tf.meshgrid): 'xy' (default) gives [size(y), size(x)] grids, 'ij'
+   * [size(x), size(y)]; one input gives [x], none [].
+   */
+  meshgrid(x?: TensorLike, y?: TensorLike, options?: MeshgridOptions): Tensor[];
   // Functions of the gather group.
+  /** The slices of x at the N-d indices [..., K] (coordinates into x's first K dims; out of range throws) (tf.gatherND). */
+  gatherND(x: TensorLike, indices: TensorLike): Tensor;
+  /** Zeros of `shape` with the rows of updates added at the N-d indices (duplicates add up) (tf.scatterND). */
+  scatterND(indices: TensorLike, updates: TensorLike, shape: number[]): Tensor;
+  /** tensor with the rows of updates written at the N-d indices (of duplicates the last wins) (tf.tensorScatterUpdate). */
+  tensorScatterUpdate(tensor: TensorLike, indices: TensorLike, updates: TensorLike): Tensor;
+  /** A dense tensor of outputShape: sparseValues at sparseIndices, defaultValue (0) elsewhere (tf.sparseToDense). */
+  sparseToDense(sparseIndices: TensorLike, sparseValues: TensorLike, outputShape: number[], defaultValue?: TensorLike): Tensor;
+  /** Rows of x summed per segment id in [0, numSegments); other ids are dropped (tf.unsortedSegmentSum). */
+  unsortedSegmentSum(x: TensorLike, segmentIds: TensorLike, numSegments: number): Tensor;
+  /** Per value, the insertion index into its row of sortedSequence ('left' or 'right'); int32 [rows, values per row] (tf.searchSorted). */
+  searchSorted(sortedSequence: TensorLike, values: TensorLike, side?: 'left' | 'right'): Tensor;
+  /** tl.searchSorted(sortedSequence, values, 'left') (tf.lowerBound). */
+  lowerBound(sortedSequence: TensorLike, values: TensorLike): Tensor;
+  /** tl.searchSorted(sortedSequence, values, 'right') (tf.upperBound). */
+  upperBound(sortedSequence: TensorLike, values: TensorLike): Tensor;
+  /** Per bin in [0, size), the sum of the weights (count without weights) of the int32 x in it; x >= size dropped (tf.bincount). */
+  bincount(x: TensorLike, weights: TensorLike, size: number): Tensor;
+  /** tl.bincount of a vector, or per row of a matrix; binaryOutput: 1 per bin hit (tf.denseBincount). */
+  denseBincount(x: TensorLike, weights: TensorLike, size: number, binaryOutput?: boolean): Tensor;
+  /** The distinct slices along axis (default 0) in order of appearance, and each slice's index among them; eager only (tf.unique). */
+  unique(x: TensorLike, axis?: number): UniqueResult;
+  /** The coordinates (int32 [count, rank]) of the true elements of a bool tensor; eager only (tf.whereAsync). */
+  whereAsync(condition: TensorLike): Promise<Tensor>;
+  /** The slices of tensor along axis (default 0) where the bool mask is true; eager only (tf.booleanMaskAsync). */
+  booleanMaskAsync(tensor: TensorLike, mask: TensorLike, axis?: number): Promise<Tensor>;
+  /** The values of the vector x not in y, and their indices in x; eager only (tf.setdiff1dAsync). */
+  setdiff1dAsync(x: TensorLike, y: TensorLike): Promise<[Tensor, Tensor]>;
+  /** Per row, whether the target's index is among the k (default 1) largest predictions; eager only (tf.inTopKAsync). */
+  inTopKAsync(predictions: TensorLike, targets: TensorLike, k?: number): Promise<Tensor>;
+  /** The rows of a ragged tensor (nested row splits, dense values) at indices; eager only (tf.raggedGather). */
+  raggedGather(paramsNestedSplits: TensorLike[], paramsDenseValues: TensorLike, indices: TensorLike, outputRaggedRank: number): RaggedGatherResult;
+  /** Ragged rows start, start + delta, ... up to limit, one per entry of starts, limits and deltas; eager only (tf.raggedRange). */
+  raggedRange(starts: TensorLike, limits: TensorLike, deltas: TensorLike): RaggedRangeResult;
+  /** A ragged tensor (values + row partitions of rowPartitionTypes) as a dense tensor of shape, defaultValue elsewhere; eager only (tf.raggedTensorToTensor). */
+  raggedTensorToTensor(shape: TensorLike, values: TensorLike, defaultValue: TensorLike, rowPartitionTensors: TensorLike[],
+                       rowPartitionTypes: Array<'FIRST_DIM_SIZE' | 'VALUE_ROWIDS' | 'ROW_SPLITS'>): Tensor;
+  /** The sparse (COO) functions of TF.js: eager only (tf.sparse). */
+  sparse: SparseOps;
   // Functions of the creation group.
+  /** A new tensor of x's values (tf.clone); traced as an identity. */
+  clone(x: TensorLike): Tensor;
+  /** The identity matrix [numRows, numColumns], tiled over batchShape (1 to 3 dims) when given (tf.eye). */
+  eye(numRows: number, numColumns?: number, batchShape?: number[], dtype?: DType): Tensor;
+  /** A tensor of rank 5: nested values, or flat values with a shape (tf.tensor5d). */
+  tensor5d(values: TensorValues, shape?: number[], dtype?: DType): Tensor;
+  /** A tensor of rank 6: nested values, or flat values with a shape (tf.tensor6d). */
+  tensor6d(values: TensorValues, shape?: number[], dtype?: DType): Tensor;
+  /** A mutable TensorBuffer of shape (zeros, or `values` kept by reference) (tf.buffer). */
+  buffer(shape: number[], dtype?: DType, values?: Float32Array | Int32Array | Uint8Array | number[]): TensorBuffer;
+  /** Normal draws redrawn beyond 2 standard deviations from the mean; int32 rounds (tf.truncatedNormal). */
+  truncatedNormal(shape: number[], mean?: number, stdDev?: number, dtype?: 'float32' | 'int32', seed?: number): Tensor;
+  /** Normal(0, 1) draws (tf.randomStandardNormal). */
+  randomStandardNormal(shape: number[], dtype?: 'float32' | 'int32', seed?: number): Tensor;
+  /** int32 draws uniform in [minval, maxval) (tf.randomUniformInt). */
+  randomUniformInt(shape: number[], minval: number, maxval: number, seed?: number): Tensor;
+  /** A tensor whose values are randFunction() each, in order (tf.rand). */
+  rand(shape: number[], randFunction: () => number, dtype?: DType): Tensor;
+  /** Gamma(alpha, rate beta) draws by Marsaglia and Tsang's method; int32 rounds (tf.randomGamma). */
+  randomGamma(shape: number[], alpha: number, beta?: number, dtype?: 'float32' | 'int32', seed?: number): Tensor;
+  /**
+   * numSamples class indices per row of logits (rank 1 or 2), drawn by softmax(logits), or by the values themselves
+   * when normalized (tf.multinomial); int32 [rows, numSamples], or [numSamples] for rank 1.
+   */
+  multinomial(logits: TensorLike, numSamples: number, seed?: number, normalized?: boolean): Tensor;
   // Functions of the misc group.
+  /** f(...inputs, save) returns {value, gradFunc}; tapes take gradFunc(dy, saved) as the inputs' gradients (one tensor or
+   *  one per input) instead of the gradient of f's ops; eager only: inside a tl.function an InvalidArgument (tf.customGrad). */
+  customGrad(f: (...args: any[]) => { value: Tensor; gradFunc: (dy: Tensor, saved: Tensor[]) => Tensor | Array<Tensor | null> }):
+    (...inputs: Tensor[]) => Tensor;
+  /** tl.batchNorm for x of rank 2, the statistics of rank 2 or 1 (tf.batchNorm2d). */
+  batchNorm2d(x: TensorLike, mean: TensorLike, variance: TensorLike, offset?: TensorLike | null, scale?: TensorLike | null,
+              varianceEpsilon?: number): Tensor;
+  /** tl.batchNorm for x of rank 3, the statistics of rank 3 or 1 (tf.batchNorm3d). */
+  batchNorm3d(x: TensorLike, mean: TensorLike, variance: TensorLike, offset?: TensorLike | null, scale?: TensorLike | null,
+              varianceEpsilon?: number): Tensor;
+  /** tl.batchNorm for x of rank 4, the statistics of rank 4 or 1 (tf.batchNorm4d). */
+  batchNorm4d(x: TensorLike, mean: TensorLike, variance: TensorLike, offset?: TensorLike | null, scale?: TensorLike | null,
+              varianceEpsilon?: number): Tensor;
+  /** v + (x - v)(1 - decay), divided by 1 - decay^step when zeroDebias (the default) (tf.movingAverage). */
+  movingAverage(v: TensorLike, x: TensorLike, decay: TensorLike, step?: TensorLike | null, zeroDebias?: boolean): Tensor;
+  /** One step of TF.js' LSTM cell, gates i, j, f, o: [newC, newH] (tf.basicLSTMCell). */
+  basicLSTMCell(forgetBias: TensorLike, lstmKernel: TensorLike, lstmBias: TensorLike, data: TensorLike, c: TensorLike,
+                h: TensorLike): [Tensor, Tensor];
+  /** LSTM cells stacked, each fed the h of the one before: [[newC per cell], [newH per cell]] (tf.multiRNNCell). */
+  multiRNNCell(lstmCells: Array<(data: Tensor, c: Tensor, h: Tensor) => [Tensor, Tensor]>, data: TensorLike, c: TensorLike[],
+               h: TensorLike[]): [Tensor[], Tensor[]];
+  /** Einstein summation of one or two operands, 'ij,jk->ik' (tf.einsum: an explicit output, no ellipsis). */
+  einsum(equation: string, ...tensors: TensorLike[]): Tensor;
+  /** a - b cos(2 pi i / (N - 1)), N - 1 replaced by N for an even N (tf.cosineWindow). */
+  cosineWindow(windowLength: number, a: number, b: number): Tensor;
+  /** The least power of two >= value (tf.enclosingPowerOfTwo). */
+  enclosingPowerOfTwo(value: number): number;
+  /** tf.signal's frames and windows. */
+  signal: SignalOps;
+  /** tf.util's basics. */
   util: Util;
   /** The reductions of the tfjs-core losses (tf.Reduction). */
   Reduction: Reductions;
@@ -1627,13 +2042,252 @@ export declare function loadTracelab(options?: { autograph?: boolean }): Promise
 // Types of the math group.
 
 // Types of the conv group.
+/** A convolution's or pool's pad: 'valid', 'same', zeros on every side, or [[0, 0], [top, bottom], [left, right], [0, 0]]. */
+export type ConvPad = 'valid' | 'same' | number | Array<[number, number]>;
+/** How an output size with a fraction is rounded; TF.js allows it with a numeric pad only. */
+export type DimRoundingMode = 'floor' | 'round' | 'ceil';
+/** The activations of TF.js' fused ops. */
+export type FusedActivation = 'linear' | 'relu' | 'relu6' | 'elu' | 'leakyrelu' | 'prelu' | 'sigmoid';
+
+/** What tl.maxPoolWithArgmax returns. */
+export interface MaxPoolWithArgmaxResult {
+  /** The max of each window (maxPool). */
+  result: Tensor;
+  /** int32: the flat index in x of each max, ((b * height + row) * width + col) * channels + channel (b only with includeBatchInIndex). */
+  indexes: Tensor;
+}
+
+/** The bias and activation of a fused op: activation(op + bias). */
+export interface FusedActivationArgs {
+  /** Added to the op's result (broadcast). */
+  bias?: TensorLike;
+  /** 'linear' (default), 'relu', 'relu6', 'elu', 'leakyrelu', 'prelu' or 'sigmoid'. */
+  activation?: FusedActivation;
+  /** prelu's slopes for negative values (broadcast). */
+  preluActivationWeights?: TensorLike;
+  /** leakyrelu's slope for negative values (default 0.2). */
+  leakyreluAlpha?: number;
+}
+
+/** tl.fused.matMul's arguments. */
+export interface FusedMatMulArgs extends FusedActivationArgs {
+  /** The left matrix (or batch of them). */
+  a: TensorLike;
+  /** The right matrix (or batch of them). */
+  b: TensorLike;
+  /** Multiply by a's transpose. */
+  transposeA?: boolean;
+  /** Multiply by b's transpose. */
+  transposeB?: boolean;
+}
+
+/** tl.fused.conv2d's and tl.fused.depthwiseConv2d's arguments: those of tl.conv2d / tl.depthwiseConv2d by name. */
+export interface FusedConv2DArgs extends FusedActivationArgs {
+  /** NHWC images (or one HWC image). */
+  x: TensorLike;
+  /** [h, w, in, out] (conv2d) or [h, w, in, multiplier] (depthwiseConv2d). */
+  filter: TensorLike;
+  /** The window's step along height and width. */
+  strides: number | [number, number];
+  /** 'valid', 'same', a number or explicit pairs. */
+  pad: ConvPad;
+  /** 'NHWC' only. */
+  dataFormat?: 'NHWC';
+  /** The filter's dilation along height and width. */
+  dilations?: number | [number, number];
+  /** How fractional output sizes are rounded (numeric pad only). */
+  dimRoundingMode?: DimRoundingMode;
+}
+
+/** TF.js' fused ops (tl.fused): the op, plus bias, then the activation; composites of the plain ops. */
+export interface FusedOps {
+  /** activation(matMul(a, b) + bias) (tf.fused.matMul). */
+  matMul(args: FusedMatMulArgs): Tensor;
+  /** activation(conv2d(x, filter, ...) + bias) (tf.fused.conv2d). */
+  conv2d(args: FusedConv2DArgs): Tensor;
+  /** activation(depthwiseConv2d(x, filter, ...) + bias) (tf.fused.depthwiseConv2d). */
+  depthwiseConv2d(args: FusedConv2DArgs): Tensor;
+}
 
 // Types of the image group.
+/**
+ * tl.image: TF.js' image functions on NHWC images ([batch, height, width, channels]; resizes take [height, width,
+ * channels] too). Each is made of registry ops: it traces into a tl.function and has a gradient, except non-max
+ * suppression, which reads the values and runs eagerly only (inside a tl.function it throws an InvalidArgument).
+ */
+export interface ImageOps {
+  /** The images mirrored along the width; float32 [batch, height, width, channels] (tf.image.flipLeftRight). */
+  flipLeftRight(image: TensorLike): Tensor;
+  /** A grayscale image (last dimension 1) with its channel repeated 3 times (tf.image.grayscaleToRGB). */
+  grayscaleToRGB(image: TensorLike): Tensor;
+  /** 0.2989 r + 0.5870 g + 0.1140 b over the last dimension (3), kept as a dimension of 1; the input's dtype (tf.image.rgbToGrayscale). */
+  rgbToGrayscale(image: TensorLike): Tensor;
+  /** Bilinear resizing to size [height, width]; float32 (tf.image.resizeBilinear). */
+  resizeBilinear(images: TensorLike, size: [number, number], alignCorners?: boolean, halfPixelCenters?: boolean): Tensor;
+  /** Nearest-neighbour resizing to size [height, width]; the input's dtype (tf.image.resizeNearestNeighbor). */
+  resizeNearestNeighbor(images: TensorLike, size: [number, number], alignCorners?: boolean, halfPixelCenters?: boolean): Tensor;
+  /**
+   * Crops of boxes [numBoxes, 4] ([y1, x1, y2, x2], normalized) of the images boxInd (int32 [numBoxes]) resized to
+   * cropSize; positions outside the image get extrapolationValue (tf.image.cropAndResize).
+   */
+  cropAndResize(image: TensorLike, boxes: TensorLike, boxInd: TensorLike, cropSize: [number, number],
+                method?: 'bilinear' | 'nearest', extrapolationValue?: number): Tensor;
+  /** The images rotated by radians about center (fractions of width and height), empty pixels fillValue (tf.image.rotateWithOffset). */
+  rotateWithOffset(image: TensorLike, radians: number, fillValue?: number | [number, number, number],
+                   center?: number | [number, number]): Tensor;
+  /**
+   * Projective transforms [a0, a1, a2, b0, b1, b2, c0, c1] ([batch or 1, 8]) mapping output (x, y) to input
+   * ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1 (tf.image.transform).
+   */
+  transform(image: TensorLike, transforms: TensorLike, interpolation?: 'nearest' | 'bilinear',
+            fillMode?: 'constant' | 'reflect' | 'wrap' | 'nearest', fillValue?: number, outputShape?: [number, number]): Tensor;
+  /** 255 where the grayscale of an image [height, width, 3 or 1] is above threshValue · 255 (or Otsu's threshold), else 0; int32 (tf.image.threshold). */
+  threshold(image: TensorLike, method?: 'binary' | 'otsu', inverted?: boolean, threshValue?: number): Tensor;
+  /** The int32 indices of the boxes greedy non-max suppression keeps, best score first; eager only (tf.image.nonMaxSuppression). */
+  nonMaxSuppression(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                    scoreThreshold?: number): Tensor;
+  /** tl.image.nonMaxSuppression, reading the values asynchronously (tf.image.nonMaxSuppressionAsync). */
+  nonMaxSuppressionAsync(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                         scoreThreshold?: number): Promise<Tensor>;
+  /** Non-max suppression (soft with softNmsSigma > 0) with the kept boxes' scores (tf.image.nonMaxSuppressionWithScore). */
+  nonMaxSuppressionWithScore(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                             scoreThreshold?: number, softNmsSigma?: number): NonMaxSuppressionScores;
+  /** tl.image.nonMaxSuppressionWithScore, reading the values asynchronously (tf.image.nonMaxSuppressionWithScoreAsync). */
+  nonMaxSuppressionWithScoreAsync(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                                  scoreThreshold?: number, softNmsSigma?: number): Promise<NonMaxSuppressionScores>;
+  /** Non-max suppression, the indices padded with zeros to maxOutputSize when asked (tf.image.nonMaxSuppressionPadded). */
+  nonMaxSuppressionPadded(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                          scoreThreshold?: number, padToMaxOutputSize?: boolean): NonMaxSuppressionPadded;
+  /** tl.image.nonMaxSuppressionPadded, reading the values asynchronously (tf.image.nonMaxSuppressionPaddedAsync). */
+  nonMaxSuppressionPaddedAsync(boxes: TensorLike, scores: TensorLike, maxOutputSize: number, iouThreshold?: number,
+                               scoreThreshold?: number, padToMaxOutputSize?: boolean): Promise<NonMaxSuppressionPadded>;
+}
+/** What tl.image.nonMaxSuppressionWithScore returns. */
+export interface NonMaxSuppressionScores {
+  /** The kept boxes' indices (int32). */
+  selectedIndices: Tensor;
+  /** Their scores after soft suppression (float32). */
+  selectedScores: Tensor;
+}
+/** What tl.image.nonMaxSuppressionPadded returns. */
+export interface NonMaxSuppressionPadded {
+  /** The kept boxes' indices, padded with zeros when asked (int32). */
+  selectedIndices: Tensor;
+  /** How many of them are kept boxes (an int32 scalar). */
+  validOutputs: Tensor;
+}
+/** tl.linalg: TF.js' linear algebra functions, made of registry ops (traced, differentiated). */
+export interface LinalgOps {
+  /** The band of the innermost matrices: numLower diagonals below, numUpper above (negative: all), zeros elsewhere (tf.linalg.bandPart). */
+  bandPart(a: TensorLike, numLower: number | Tensor, numUpper: number | Tensor): Tensor;
+  /** Orthonormal vectors spanning the same spaces as the given vectors, by Gram-Schmidt (tf.linalg.gramSchmidt). */
+  gramSchmidt(xs: TensorLike[]): Tensor[];
+  /** Orthonormal vectors spanning the same spaces as the rows of a matrix, by Gram-Schmidt (tf.linalg.gramSchmidt). */
+  gramSchmidt(xs: TensorLike): Tensor;
+  /** [q, r] with x = q r of the innermost matrices, by Householder reflections; reduced unless fullMatrices (tf.linalg.qr). */
+  qr(x: TensorLike, fullMatrices?: boolean): [Tensor, Tensor];
+}
 
 // Types of the slice group.
+/** The options of tl.meshgrid. */
+export interface MeshgridOptions {
+  /** 'xy' (default, Cartesian: the first grid varies along columns) or 'ij' (matrix: along rows). */
+  indexing?: 'xy' | 'ij';
+}
 
 // Types of the gather group.
+/** What tl.unique returns. */
+export interface UniqueResult {
+  /** The distinct slices along the axis, in order of first appearance. */
+  values: Tensor;
+  /** For each slice of x along the axis, the index of its value in `values` (int32). */
+  indices: Tensor;
+}
+
+/** What tl.raggedGather returns. */
+export interface RaggedGatherResult {
+  /** The row splits of the result, outermost first (int32 vectors). */
+  outputNestedSplits: Tensor[];
+  /** The dense values of the result. */
+  outputDenseValues: Tensor;
+}
+
+/** What tl.raggedRange returns. */
+export interface RaggedRangeResult {
+  /** The row splits (int32 [rows + 1]). */
+  rtNestedSplits: Tensor;
+  /** The values of every row, one after another. */
+  rtDenseValues: Tensor;
+}
+
+/** What tl.sparse.sparseFillEmptyRows returns. */
+export interface SparseFillEmptyRowsResult {
+  /** The indices, sorted by row, with [row, 0, ...] added for each empty row. */
+  outputIndices: Tensor;
+  /** The values, with defaultValue for each added index. */
+  outputValues: Tensor;
+  /** Per row of the dense shape, whether it had no entries (bool). */
+  emptyRowIndicator: Tensor;
+  /** Per input entry, its position in the output (int32). */
+  reverseIndexMap: Tensor;
+}
+
+/** What tl.sparse.sparseReshape returns. */
+export interface SparseReshapeResult {
+  /** The indices of the entries in the new shape (int32 [count, new rank]). */
+  outputIndices: Tensor;
+  /** The new dense shape, its -1 resolved (int32). */
+  outputShape: Tensor;
+}
+
+/** tl.sparse: TF.js' functions of sparse tensors in COO form (indices [count, rank], values [count], dense shape). */
+export interface SparseOps {
+  /** Adds an entry [row, 0, ...] = defaultValue for each empty row and sorts the entries by row (tf.sparse.sparseFillEmptyRows). */
+  sparseFillEmptyRows(indices: TensorLike, values: TensorLike, denseShape: TensorLike, defaultValue: TensorLike): SparseFillEmptyRowsResult;
+  /** The indices of the entries of a sparse tensor of inputShape in newShape (one -1 allowed) (tf.sparse.sparseReshape). */
+  sparseReshape(inputIndices: TensorLike, inputShape: TensorLike, newShape: TensorLike): SparseReshapeResult;
+  /** The means of the rows of data at indices, per sorted segment id (rows without entries: 0) (tf.sparse.sparseSegmentMean). */
+  sparseSegmentMean(data: TensorLike, indices: TensorLike, segmentIds: TensorLike): Tensor;
+  /** The sums of the rows of data at indices, per sorted segment id (rows without entries: 0) (tf.sparse.sparseSegmentSum). */
+  sparseSegmentSum(data: TensorLike, indices: TensorLike, segmentIds: TensorLike): Tensor;
+}
 
 // Types of the creation group.
 
+/** TF.js' TensorBuffer: a mutable typed array of a shape (tl.buffer, x.buffer(), x.bufferSync()). */
+export interface TensorBuffer {
+  /** The dims. */
+  readonly shape: number[];
+  /** The dtype of the values. */
+  readonly dtype: DType;
+  /** The number of elements. */
+  readonly size: number;
+  /** The number of dims. */
+  readonly rank: number;
+  /** The values, row-major (bool as 0 / 1). */
+  values: Float32Array | Int32Array | Uint8Array | number[];
+  /** The step in elements of each dim but the last. */
+  readonly strides: number[];
+  /** Sets the value at the coordinates locs (one per dim). */
+  set(value: number | boolean, ...locs: number[]): void;
+  /** The value at the coordinates locs. */
+  get(...locs: number[]): number;
+  /** The flat index of coordinates. */
+  locToIndex(locs: number[]): number;
+  /** The coordinates of a flat index. */
+  indexToLoc(index: number): number[];
+  /** A new tensor of the values. */
+  toTensor(): Tensor;
+}
+
 // Types of the misc group.
+
+/** tf.signal's frames and windows (tl.signal). */
+export interface SignalOps {
+  /** Frames of frameLength every frameStep along a 1-D signal; padEnd pads the last with padValue (tf.signal.frame). */
+  frame(signal: TensorLike, frameLength: number, frameStep: number, padEnd?: boolean, padValue?: number): Tensor;
+  /** The Hann window 0.5 - 0.5 cos(...), periodic for an even length as TF.js' (tf.signal.hannWindow). */
+  hannWindow(windowLength: number): Tensor;
+  /** The Hamming window 0.54 - 0.46 cos(...), periodic for an even length as TF.js' (tf.signal.hammingWindow). */
+  hammingWindow(windowLength: number): Tensor;
+}

@@ -166,7 +166,7 @@ function installTfjsOps(tl, engine) {
   const { entries, losses, util, Reduction } = makeTfjsOps(tl);
   const flat = Object.fromEntries(Object.entries(entries).filter(([name]) => !name.includes('.')));
   engine.addOps(flat);
-  for (const [name, { fn }] of Object.entries(flat)) tl[name] = fn;
+  for (const [name, { fn }] of Object.entries(flat)) if (fn !== undefined) tl[name] = fn;
   // 'image.flipLeftRight': a member of the namespace tl.image (made here when tl has none).
   for (const [path, { fn, method }] of Object.entries(entries).filter(([name]) => name.includes('.'))) {
     if (method) throw new Error(`installTfjsOps: '${path}' is in a namespace, so it has no Tensor method`);
