@@ -2,8 +2,8 @@
 // serves it (web/ at /, the WASM build at /lib/, examples/tfjs at /examples/tfjs/), its worker runs the three
 // programs of examples/tfjs eagerly and with the step under tf.function. Every step of both runs is plotted, the
 // traced steps are ringed (the first step: one trace each), the two runs' losses agree at every step (relative
-// LOSS_TOLERANCE), the traced median step is below the eager one for each program in FASTER (measured in quiet runs,
-// docs/playground.md), and for every program the page's sentence says what its own medians say. The step code the
+// LOSS_TOLERANCE), and for every program the page's sentence says what its own medians say (which is faster is a
+// measurement, not a check here: bench/js/tfjs_programs_bench.mjs measures it, docs/playground.md has the figures). The step code the
 // page quotes is the program's. No page error, console error or CSP violation; no sideways scroll at 375 px. Screenshot:
 // build/test-artifacts/tfjs-programs.png.
 import { test } from 'node:test';
@@ -15,9 +15,6 @@ import { artifacts, dist, launchBrowser, root } from './launch.mjs';
 
 /** Each program and its steps (its main's default). */
 const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
-/** The programs whose traced median step is below the eager one in a quiet run: all three (fresh worker, medians of
- *  3 page loads: regression eager 45 µs / traced 5 µs, cnn 840 / 430 µs, dense_grads 75 / 20 µs; docs/playground.md). */
-const FASTER = ['regression', 'cnn', 'dense_grads'];
 const LOSS_TOLERANCE = 1e-4;
 
 async function open(t) {
@@ -72,7 +69,6 @@ test('tfjs programs page: both runs of each program plotted step by step, traces
     assert.equal(s.faster, String(traced < eager), program);
     assert.match(s.verdict, traced < eager ? /^Faster under tf\.function: / : /^Not faster under tf\.function here: /, program);
     if (traced > 0) assert.ok(s.verdict.includes(`${(eager / traced).toFixed(traced < eager ? 1 : 2)}×`), `${program}: the ratio`);
-    if (FASTER.includes(program)) assert.ok(traced < eager, `${program}: traced median ${traced} µs, eager ${eager} µs`);
     // The step the page quotes is the program's, as its source has it (less the function body's indent).
     const source = readFileSync(join(root, `examples/tfjs/${program}.mjs`), 'utf8').replace(/^ {2}/gm, '');
     assert.ok(source.includes(s.code), `${program}: the quoted step is not in examples/tfjs/${program}.mjs:\n${s.code}`);
