@@ -128,6 +128,22 @@ mutant readme-anchor-broken README.md \
   '(docs/building.md#installing-the-cmake-package)' \
   '(docs/building.md#installing-the-cmake-packages)' \
   'js tests/js/links.test.mjs'
+mutant math-sin-grad-sign core/ops/math_ops.cpp \
+  'd[0] = c.grad() * cos(c.input(0)); });' \
+  'd[0] = neg(c.grad()) * cos(c.input(0)); });' \
+  'doctest gradients: every differentiable op*'
+mutant tfjs-numbers-take-the-tensors-dtype wasm/js/ops.mjs \
+  'const own = x instanceof Tensor ? x.dtype : isTensorLike(x) ? dtypes[i] ?? inferDtype(x) : undefined;' \
+  'const own = x instanceof Tensor ? x.dtype : undefined;' \
+  'js tests/js/tfjs_promotion.test.mjs'
+mutant tfjs-mirror-pad-reflects-the-edge wasm/js/tfjs/slice.mjs \
+  "offset = mode === 'reflect' ? 1 : 0;" \
+  "offset = mode === 'reflect' ? 0 : 0;" \
+  'js tests/js/tfjs_diff.test.mjs'
+mutant tfjs-unique-traced-silently wasm/js/tfjs/gather.mjs \
+  'if (t.symbolic || t.engine.tracing > 0)' \
+  'if (false)' \
+  'js tests/js/tfjs_value_shaped.test.mjs'
 
 # ---- running them ----
 selected=("$@")
@@ -144,6 +160,9 @@ else
   git clone --quiet "$repo" "$src"
 fi
 ln -sfn "$repo/node_modules" "$src/node_modules"
+# TF.js, the oracle of the tfjs_* tests (scripts/setup.sh test installs it); those tests fail without it.
+[ -d "$repo/bench/js/node_modules" ] && ln -sfn "$repo/bench/js/node_modules" "$src/bench/js/node_modules"
+export TRACELAB_REQUIRE_TFJS=1
 echo "mutants: scratch clone of $(git -C "$src" rev-parse --short HEAD) in $src"
 needs_js=0
 for i in "${!names[@]}"; do wanted "${names[$i]}" && [[ ${checks[$i]} == js* ]] && needs_js=1; done
