@@ -140,7 +140,7 @@ mutant tfjs-mirror-pad-reflects-the-edge wasm/js/tfjs/slice.mjs \
   "offset = mode === 'reflect' ? 1 : 0;" \
   "offset = mode === 'reflect' ? 0 : 0;" \
   'js tests/js/tfjs_diff.test.mjs'
-mutant tfjs-unique-traced-silently wasm/js/tfjs/gather.mjs \
+mutant tfjs-unique-traced-silently wasm/js/tfjs/value_shaped.mjs \
   'if (t.symbolic || t.engine.tracing > 0)' \
   'if (false)' \
   'js tests/js/tfjs_value_shaped.test.mjs'
