@@ -27,7 +27,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
 import { screenshotPath, takeScreenshot } from './screenshot.mjs';
-import { startServer } from './serve.mjs';
+import { siteMounts, startServer } from './serve.mjs';
 import { falseSpikes, slowSteps } from '../web/stats.js';
 
 const MODES = ['eager', 'function', 'signature', 'relaxed', 'loop', 'bucketed'];
@@ -74,7 +74,7 @@ function folderBytes(folder) {
 // ---------------------------------------------------------------- the server, and what it answered ----
 /** Starts the playground's server (web/ at /, the WASM build at /lib/) and logs every answer: {url, status, bytes}. */
 async function serve() {
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: web }] });
+  const server = await startServer({ port: 0, mounts: siteMounts(dist) });
   const answers = [];
   server.on('request', (request, response) => response.on('finish', () => {
     const path = new URL(request.url, 'http://127.0.0.1').pathname;

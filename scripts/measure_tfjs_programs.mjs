@@ -5,12 +5,9 @@
 // the median step eagerly and under tf.function, in µs (the page's timers have 5 µs resolution). Printed: each run's
 // figures, then per program and press the median over the runs with their range, and the ratio of those medians; a
 // markdown table for docs/playground.md at the end. Serves as scripts/serve.sh does, on 127.0.0.1.
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServer } from './serve.mjs';
+import { siteMounts, startServer } from './serve.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = 'usage: node scripts/measure_tfjs_programs.mjs [--runs N]';
 const PROGRAMS = ['regression', 'cnn', 'dense_grads'];
 
@@ -24,8 +21,7 @@ for (let i = 0; i < args.length; ++i) {
   }
 }
 
-const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: join(root, 'build/wasm/dist') },
-  { prefix: '/examples/tfjs/', root: join(root, 'examples/tfjs') }, { prefix: '/', root: join(root, 'web') }] });
+const server = await startServer({ port: 0, mounts: siteMounts() });
 const url = `http://127.0.0.1:${server.address().port}/tfjs-programs.html`;
 // figures[press][program] = {eager: [µs per run], traced: [...]}; press 1 = fresh worker, 2 = Run again.
 const figures = { 1: {}, 2: {} };

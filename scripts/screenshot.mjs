@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from './serve.mjs';
+import { siteMounts, startServer } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const screenshotPath = join(root, 'docs/playground.png');
@@ -36,8 +36,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const steps = args[0] === '--steps' ? Number(args[1]) : 1000;
   if (!(steps >= 100) || (args.length && (args[0] !== '--steps' || args.length !== 2)))
     throw new Error('usage: node scripts/screenshot.mjs [--steps N] (N >= 100)');
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: join(root, 'build/wasm/dist') },
-                                                       { prefix: '/', root: join(root, 'web') }] });
+  const server = await startServer({ port: 0, mounts: siteMounts() });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',

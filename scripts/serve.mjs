@@ -1,5 +1,6 @@
-// A static file server for the playground, bound to 127.0.0.1 only. Mounts map URL prefixes to folders:
-//   node scripts/serve.mjs --port 8080 --mount /=web --mount /lib=build/wasm/dist
+// A static file server for the playground, bound to 127.0.0.1 only. Mounts map URL prefixes to folders; without
+// --mount it serves the site (siteMounts: the pages, the WASM build, the TF.js example programs):
+//   node scripts/serve.mjs --port 8080 [--mount /=web --mount /lib=build/wasm/dist ...]
 // .wasm is served as application/wasm (required for streaming compilation); pages are cross-origin isolated (for
 // fine-grained timers) and carry a Content-Security-Policy (below) unless startServer is told `policy: false`.
 // Prints the URL when ready.
@@ -13,6 +14,18 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The site as scripts/serve.sh serves it: web/ at /, the WASM build (`dist`, default build/wasm/dist) at /lib/, and
+ * examples/tfjs at /examples/tfjs/ (the TF.js programs page imports them).
+ */
+export function siteMounts(dist = join(repoRoot, 'build/wasm/dist')) {
+  return [{ prefix: '/lib/', root: dist }, { prefix: '/examples/tfjs/', root: join(repoRoot, 'examples/tfjs') },
+          { prefix: '/', root: join(repoRoot, 'web') }];
+}
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -30,6 +43,7 @@ function parseArgs(argv) {
       options.mounts.push({ prefix: prefix.endsWith('/') ? prefix : prefix + '/', root: resolve(folder) });
     } else throw new Error(`unknown option ${argv[i]}`);
   }
+  if (options.mounts.length === 0) options.mounts = siteMounts();
   options.mounts.sort((a, b) => b.prefix.length - a.prefix.length);  // longest prefix wins
   return options;
 }

@@ -6,4 +6,4 @@ scripts/setup.sh
 export NODE_PATH=/usr/share/nodejs   # em++'s JS optimizer needs Debian's node modules
 [ -f build/wasm/build.ninja ] || cmake --preset wasm >/dev/null
 cmake --build --preset wasm --target tracelab_js
-exec node scripts/serve.mjs --port "${PORT:-8080}" --mount /=web --mount /lib=build/wasm/dist --mount /examples/tfjs=examples/tfjs
+exec node scripts/serve.mjs --port "${PORT:-8080}"   # the site: web/, build/wasm/dist at /lib/, examples/tfjs

@@ -161,11 +161,6 @@ I32 int_pow(I32 base, I32 exponent) {
 }
 
 
-/// Half to even (TF's round, which is also TF.js'): 0.5 -> 0, 1.5 -> 2, -2.5 -> -2.
-double round_half_even(double v) {
-  double r = std::floor(v), diff = v - r;  // ±inf: diff is nan and r stays
-  return diff > 0.5 || (diff == 0.5 && std::fmod(r, 2.0) != 0.0) ? r + 1.0 : r;
-}
 /// -1, 0 or 1; nan stays nan (TF, NumPy).
 double sign_of(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v == 0 ? 0.0 : v; }
 /// max(x, 0) + log(1 + e^-|x|): no overflow for large |x|, nan stays nan.
@@ -321,11 +316,12 @@ void register_unary_math(OpRegistry& r) {
       .gradient([](G c, Grads d) { d[0] = c.grad() * -0.5f * c.output() * square(c.output()); });
   unary(r, "softplus", "ln(1 + e^x), as max(x, 0) + ln(1 + e^-|x|)", in_double(softplus_of))
       .gradient([](G c, Grads d) { d[0] = c.grad() * sigmoid(c.input(0)); });
-  unary(r, "floor", "the largest integer <= x; gradient 0", in_double([](double v) { return std::floor(v); }))
+  // floor, ceil and round (rint: to nearest, ties to even) are exact in float32 on every platform: no double needed.
+  unary(r, "floor", "the largest integer <= x; gradient 0", [](const auto& x) { return x.floor(); })
       .gradient(grad_zero);
-  unary(r, "ceil", "the smallest integer >= x; gradient 0", in_double([](double v) { return std::ceil(v); }))
+  unary(r, "ceil", "the smallest integer >= x; gradient 0", [](const auto& x) { return x.ceil(); })
       .gradient(grad_zero);
-  unary(r, "round", "the nearest integer, half to even; int32 as it is; gradient 0", in_double(round_half_even),
+  unary(r, "round", "the nearest integer, half to even; int32 as it is; gradient 0", [](const auto& x) { return x.rint(); },
         [](const auto& x) { return x; })
       .gradient(grad_zero);
   unary(r, "sign", "-1, 0 or 1 (nan stays nan); gradient 0", in_double(sign_of),

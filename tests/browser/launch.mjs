@@ -1,10 +1,11 @@
-// Shared by the browser tests: the pages served on 127.0.0.1 (web/ at /, the WASM build at /lib/) and Debian's
+// Shared by the browser tests: the site served on 127.0.0.1 as scripts/serve.sh serves it (siteMounts: web/ at /, the
+// WASM build at /lib/, examples/tfjs at /examples/tfjs/) and Debian's
 // Chromium driven by playwright-core (headless; never downloads a browser). Both close when the test ends.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { siteMounts, startServer } from '../../scripts/serve.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const dist = process.env.TRACELAB_DIST ?? join(root, 'build/wasm/dist');
@@ -14,7 +15,7 @@ mkdirSync(artifacts, { recursive: true });
 
 /** Starts the server and the browser for test `t`; returns {base (the server's URL), browser}. */
 export async function launch(t) {
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist }, { prefix: '/', root: join(root, 'web') }] });
+  const server = await startServer({ port: 0, mounts: siteMounts(dist) });
   t.after(() => server.close());
   return { base: `http://127.0.0.1:${server.address().port}`, browser: await launchBrowser(t) };
 }

@@ -10,25 +10,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer } from '../../scripts/serve.mjs';
-import { artifacts, dist, launchBrowser, root } from './launch.mjs';
+import { artifacts, launch, root } from './launch.mjs';
 
 /** Each program and its steps (its main's default). */
 const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
 const LOSS_TOLERANCE = 1e-4;
 
 async function open(t) {
-  const server = await startServer({ port: 0, mounts: [{ prefix: '/lib/', root: dist },
-    { prefix: '/examples/tfjs/', root: join(root, 'examples/tfjs') }, { prefix: '/', root: join(root, 'web') }] });
-  t.after(() => server.close());
-  const browser = await launchBrowser(t);
+  const { base, browser } = await launch(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
     (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`)));
-  await page.goto(`http://127.0.0.1:${server.address().port}/tfjs-programs.html`);
+  await page.goto(`${base}/tfjs-programs.html`);
   await page.waitForSelector('#run:not([disabled])', { timeout: 60_000 });
   return { page, problems };
 }

@@ -8,32 +8,14 @@
 // TRACELAB_REQUIRE_TFJS or CI is set.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { skip, tf } from './tfjs_oracle.mjs';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const dist = process.env.TRACELAB_DIST ?? join(repo, 'build/wasm/dist');
 const { loadTracelab } = await import(pathToFileURL(join(dist, 'tracelab.mjs')).href);
 const tl = await loadTracelab({ autograph: false });
-
-const installed = existsSync(join(repo, 'bench/js/node_modules/@tensorflow/tfjs/package.json'));
-const required = Boolean(process.env.TRACELAB_REQUIRE_TFJS || process.env.CI);
-const skip = !installed && !required
-  ? 'TensorFlow.js is not installed (bench/js/node_modules): run scripts/setup.sh test; TRACELAB_REQUIRE_TFJS=1 makes this a failure'
-  : false;
-let tf = null;
-if (installed) {
-  const silence = console.log;  // TF.js' note about tfjs-node on loading
-  console.log = () => {};
-  try {
-    tf = createRequire(join(repo, 'bench/js/package.json'))('@tensorflow/tfjs');
-  } finally {
-    console.log = silence;
-  }
-  await tf.setBackend('cpu');
-}
 
 const read = (t) => (Array.isArray(t) ? t.map(read) : { shape: t.shape, dtype: t.dtype, values: Array.from(t.dataSync()) });
 

@@ -5,13 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { required, missing, tf } from './tfjs_oracle.mjs';
 
 const { COMMAND, DOC, TFJS_CORE, compatTable, coverageLines, loadTracelabForCompat, renderCompat } =
   await import('../../scripts/tfjs_compat.mjs');
 
 const installed = existsSync(join(TFJS_CORE, 'dist/index.d.ts'));
-const required = Boolean(process.env.TRACELAB_REQUIRE_TFJS || process.env.CI);
-const missing = 'TensorFlow.js is not installed (bench/js/node_modules): run scripts/setup.sh test (or npm ci --prefix bench/js)';
 
 test('tfjs-compat: docs/tfjs-compat.md is the table regenerated from TF.js and Tracelab',
      { skip: !installed && !required ? `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure` : false }, async () => {
@@ -36,10 +35,7 @@ test('tfjs-compat: docs/tfjs-compat.md is the table regenerated from TF.js and T
 // steps on TF.js' cpu backend and on Tracelab, the weights' movement compared.
 test('tfjs-compat: Adam\'s epsilon difference is as large as the table says',
      { skip: !installed && !required ? `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure` : false }, async () => {
-  assert.ok(installed, missing);
-  const { createRequire } = await import('node:module');
-  const tf = createRequire(join(TFJS_CORE, '..', '..', '..', 'package.json'))('@tensorflow/tfjs');
-  await tf.setBackend('cpu');
+  assert.ok(installed && tf, missing);
   const tl = await loadTracelabForCompat();
   const start = [1, -2, 3];
   // The relative difference of each weight's movement after 100 steps of lr 0.01 on gradients [g, -g, 2g].

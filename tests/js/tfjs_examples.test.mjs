@@ -8,16 +8,10 @@
 // scripts/setup.sh test): without it the tests fail when TRACELAB_REQUIRE_TFJS or CI is set, and are skipped otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { installed, missing, skip, tf as tfjs } from './tfjs_oracle.mjs';
 
 const dist = process.env.TRACELAB_DIST ?? new URL('../../build/wasm/dist', import.meta.url).pathname;
-const benchJs = new URL('../../bench/js/package.json', import.meta.url);
-const installed = existsSync(new URL('../../bench/js/node_modules/@tensorflow/tfjs/package.json', import.meta.url));
-const required = Boolean(process.env.TRACELAB_REQUIRE_TFJS || process.env.CI);
-const missing = 'TensorFlow.js is not installed (bench/js/node_modules): run scripts/setup.sh test ' +
-                '(or npm ci --prefix bench/js)';
 
 const FALLS_BY = 5;             // last loss < first loss / FALLS_BY, on both libraries
 const LOSS_TOLERANCE = 1e-4;    // |tracelab - tfjs| <= LOSS_TOLERANCE · |tfjs|, at each step
@@ -27,11 +21,8 @@ const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
 
 
 if (!installed) {
-  const skip = required ? false : `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure`;
   test('tfjs-examples: TensorFlow.js is installed', { skip }, () => assert.fail(missing));
 } else {
-  const tfjs = await import(pathToFileURL(createRequire(benchJs).resolve('@tensorflow/tfjs')).href);
-  await tfjs.setBackend('cpu');
   const tracelab = await import(pathToFileURL(`${dist}/tfjs.mjs`).href);
 
   // Runs a program's main on one library: its losses, how many tensors it left behind, or the error it threw.

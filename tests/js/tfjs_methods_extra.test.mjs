@@ -5,16 +5,10 @@
 // (bench/js), as tests/js/tfjs_diff.test.mjs does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { installed, missing, skip, tf } from './tfjs_oracle.mjs';
 
 const { loadTracelabForCompat } = await import('../../scripts/tfjs_compat.mjs');
 
-const benchJs = fileURLToPath(new URL('../../bench/js/package.json', import.meta.url));
-const installed = existsSync(new URL('../../bench/js/node_modules/@tensorflow/tfjs', import.meta.url));
-const required = Boolean(process.env.TRACELAB_REQUIRE_TFJS || process.env.CI);
-const missing = 'TensorFlow.js is not installed (bench/js/node_modules): run scripts/setup.sh test (or npm ci --prefix bench/js)';
 
 // The tensors the method tests read: [values, shape, dtype].
 const INPUTS = [
@@ -28,8 +22,6 @@ const close = (got, want, what) => {
 };
 
 async function run() {
-  const tf = createRequire(benchJs)('@tensorflow/tfjs');
-  await tf.setBackend('cpu');
   const tl = await loadTracelabForCompat();
 
   test('tfjs-methods-extra: x.bufferSync() and x.buffer() give the TensorBuffer TF.js gives', async () => {
@@ -193,8 +185,7 @@ async function run() {
 }
 
 if (!installed) {
-  test('tfjs-methods-extra: TensorFlow.js is installed', { skip: required ? false : `${missing}; set TRACELAB_REQUIRE_TFJS=1 to make this a failure` },
-       () => assert.fail(missing));
+  test('tfjs-methods-extra: TensorFlow.js is installed', { skip }, () => assert.fail(missing));
 } else {
   await run();
 }

@@ -62,7 +62,6 @@ export function makeTfjsOps(tl) {
     if (typeof value !== 'number') throw new InvalidArgument(`${what}: ${root} is ${describeValue(value)}; expected a number`);
     return value;
   };
-  const f32 = (v) => tl.scalar(v, 'float32');
   const tidy = (fn) => tl.tidy(fn);
 
   // Slices of x along `axis`: begin, size there; everything elsewhere.
@@ -77,9 +76,6 @@ export function makeTfjsOps(tl) {
   const allTrue = (x) => tl.cast(tl.onesLike(x), 'bool');
   /** value, with a zero gradient with respect to x (TF.js' gradient of piecewise constant functions: step). */
   const zeroGradient = (x, value) => tl.where(allTrue(x), tl.stopGradient(value), x);
-
-  /** floor of a float32 tensor (the registry's floor kernel: exact, NaN and ±inf pass through, gradient 0). */
-  const floorValue = (x) => tl.floor(x);
 
   const leakyRelu = (value, alpha = 0.2) => tidy(() => {
     const x = floatOf('tl.leakyRelu', 'x', value);
@@ -172,7 +168,7 @@ export function makeTfjsOps(tl) {
     }
     if (seed !== undefined && !Number.isSafeInteger(seed)) throw new InvalidArgument(`${what}: seed is ${describeValue(seed)}; expected an integer`);
     const keep = 1 - rate;
-    const multiplier = tl.div(floorValue(tl.add(tl.randomUniform(noise, 0, 1, 'float32', seed), keep)), keep);
+    const multiplier = tl.div(tl.floor(tl.add(tl.randomUniform(noise, 0, 1, 'float32', seed), keep)), keep);
     return tl.mul(x, multiplier);
   });
 
@@ -354,8 +350,7 @@ export function makeTfjsOps(tl) {
   };
 
   // What the group modules (wasm/js/tfjs/*.mjs) build on.
-  const kit = { tensorOf, floatOf, known, axisOf, axesOf, numberOf, f32, tidy, sliceAxis, padAxis, reverseAxis, allTrue,
-                zeroGradient, floorValue, differentiate, functionOf };
+  const kit = { tensorOf, floatOf, known, axisOf, axesOf, numberOf, tidy, sliceAxis, reverseAxis, zeroGradient };
   const entries = {
     tensor1d: { fn: tensorN(1), method: false },
     tensor2d: { fn: tensorN(2), method: false },

@@ -22,7 +22,7 @@ const FULL_OPACITY = 255;                        // rotateWithOffset's fill of c
 
 /** {name: {fn, method}} for tl and the Tensor methods; `kit` is tfjs_ops.mjs' helpers. */
 export function makeImageOps(tl, kit) {
-  const { tensorOf, floatOf, known, numberOf, tidy, reverseAxis, floorValue } = kit;
+  const { tensorOf, floatOf, known, numberOf, tidy, reverseAxis } = kit;
   const int = (v) => tl.scalar(v, 'int32');
   const float = (x) => (x.dtype === 'float32' ? x : tl.cast(x, 'float32'));
   const rankOf = (what, root, x, ranks) => {
@@ -44,9 +44,9 @@ export function makeImageOps(tl, kit) {
   /** JS numbers as a float32 (or int32) tensor of `shape`. */
   const values = (list, shape, dtype = 'float32') => tl.tensor(dtype === 'int32' ? Int32Array.from(list) : Float32Array.from(list), shape, dtype);
   const iota = (n, shape, dtype) => values(Array.from({ length: n }, (_, k) => k), shape, dtype);
-  const floor = floorValue;
-  const roundHalfUp = (x) => floorValue(tl.add(x, 0.5));  // Math.round
-  const trunc = (x) => tl.where(tl.less(x, 0), tl.neg(floor(tl.neg(x))), floor(x));
+  const floor = (x) => tl.floor(x), ceil = (x) => tl.ceil(x);
+  const roundHalfUp = (x) => floor(tl.add(x, 0.5));  // Math.round
+  const trunc = (x) => tl.where(tl.less(x, 0), ceil(x), floor(x));
   const within = (v, lo, hi) => tl.logicalAnd(tl.greaterEqual(v, lo), tl.lessEqual(v, hi));
   /** An integral float position as an int32 index clamped to [0, n - 1]. */
   const indexOf = (v, n) => tl.cast(tl.clipByValue(v, 0, Math.max(n - 1, 0)), 'int32');
@@ -165,8 +165,8 @@ export function makeImageOps(tl, kit) {
     } else {
       const top = floor(ys), left = floor(xs);
       const yLerp = lastAxis(tl.sub(ys, top)), xLerp = lastAxis(tl.sub(xs, left));
-      const t = indexOf(top, H), bo = indexOf(tl.neg(floor(tl.neg(ys))), H);
-      const l = indexOf(left, W), r = indexOf(tl.neg(floor(tl.neg(xs))), W);
+      const t = indexOf(top, H), bo = indexOf(ceil(ys), H);
+      const l = indexOf(left, W), r = indexOf(ceil(xs), W);
       const lerp = (yi) => { const a = read(b, yi, l); return tl.add(a, tl.mul(tl.sub(read(b, yi, r), a), xLerp)); };
       const upper = lerp(t);
       y = tl.add(upper, tl.mul(tl.sub(lerp(bo), upper), yLerp));
