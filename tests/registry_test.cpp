@@ -2,6 +2,11 @@
 // runs through the funnel with the output the shape rule predicted. New ops cannot slip in untested.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
 #include "op_samples.h"
 
 namespace registry_test {
@@ -48,6 +53,30 @@ TEST_CASE("registry: every sample runs eagerly and matches its shape rule") {
       }
     }
   }
+}
+
+TEST_CASE("registry: every count of registry ops the docs give is the registry's") {
+  // "N registry ops" in README.md and docs/ (a word-final number such as float32's is another claim).
+  const std::filesystem::path root = std::filesystem::path(TRACELAB_TESTS_DIR).parent_path();
+  std::vector<std::filesystem::path> files{root / "README.md"};
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "docs"))
+    if (entry.path().extension() == ".md") files.push_back(entry.path());
+  const std::regex claim(R"((^|[^A-Za-z0-9_])([0-9]+) registry ops)");
+  const std::size_t registered = tl::OpRegistry::global().all().size();
+  int claims = 0;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string body = text.str();
+    for (std::sregex_iterator it(body.begin(), body.end(), claim), end; it != end; ++it) {
+      CAPTURE(file.string());
+      CHECK(std::stoul((*it)[2].str()) == registered);
+      ++claims;
+    }
+  }
+  CHECK(claims == 2);  // docs/features.md and docs/building.md
 }
 
 TEST_CASE("registry: looking up an unknown op or registering a name twice is an error") {
