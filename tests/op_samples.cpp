@@ -147,8 +147,8 @@ void add_math_samples(std::map<std::string, std::vector<OpSample>>& s) {
   s["div_no_nan"] = {{{uniform({2, 3}), positive({2, 1})}, {}}, {{uniform({3}), scalar(-0.8f)}, {}}};
 }
 
-std::map<std::string, std::vector<OpSample>> build() {
-  std::map<std::string, std::vector<OpSample>> s;
+/// Elementwise math, comparisons and logic.
+void add_elementwise_samples(std::map<std::string, std::vector<OpSample>>& s) {
   for (const char* name : {"neg", "abs", "square", "relu"})
     s[name] = {{{uniform({2, 3})}, {}}, {{ints({4})}, {}}, {{uniform({})}, {}}};
   for (const char* name : {"exp", "sigmoid", "tanh"}) s[name] = {{{uniform({2, 3})}, {}}, {{uniform({0, 2})}, {}}};
@@ -165,6 +165,10 @@ std::map<std::string, std::vector<OpSample>> build() {
   s["where"] = {{{constant({true, false, true}, {3}), uniform({2, 3}), uniform({3})}, {}}};
   s["clip_by_value"] = {{{uniform({2, 3}), scalar(-0.5f), scalar(0.5f)}, {}},
                         {{uniform({2, 3}), uniform({3}, -1, 0), uniform({3}, 0, 1)}, {}}};
+}
+
+/// matmul, reductions, layout, slicing, gathering, casts and padding.
+void add_layout_samples(std::map<std::string, std::vector<OpSample>>& s) {
   s["matmul"] = {{{uniform({2, 3}), uniform({3, 4})}, {}},
                  {{uniform({2, 3, 4}), uniform({5, 4})}, {{"transpose_b", true}}},
                  {{uniform({4, 2}), uniform({4, 3})}, {{"transpose_a", true}}},
@@ -204,6 +208,10 @@ std::map<std::string, std::vector<OpSample>> build() {
   s["unsorted_segment_sum"] = {{{uniform({4, 3}), constant({2, 0, 2, 1})}, {{"num_segments", std::int64_t{4}}}},
                                {{uniform({2, 3, 2}), constant({0, 1, 0, 1, 1, 0}, {2, 3})},
                                 {{"num_segments", std::int64_t{2}}}}};
+}
+
+/// softmax, convolutions and pooling with their backprop ops.
+void add_nn_samples(std::map<std::string, std::vector<OpSample>>& s) {
   s["softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({3, 2, 4})}, {{"axis", std::int64_t{1}}}},
                   {{uniform({4, 3})}, {{"axis", std::int64_t{-2}}}}, {{uniform({0, 3})}, {}}};
   s["log_softmax"] = {{{uniform({2, 5})}, {}}, {{uniform({2, 3, 2})}, {{"axis", std::int64_t{-2}}}},
@@ -250,6 +258,10 @@ std::map<std::string, std::vector<OpSample>> build() {
   }
   s["relu_grad"] = {{{uniform({2, 3}), constant({1.f, -1.f, 0.25f, 2.f, -0.5f, 3.f}, {2, 3})}, {}},
                      {{ints({4}), constant({1, 0, -2, 5})}, {}}};
+}
+
+/// Random, debugging and timestamp ops.
+void add_runtime_samples(std::map<std::string, std::vector<OpSample>>& s) {
   s["random_uniform_like"] = {{{uniform({2, 3}), constant({7, 1})}, {}}, {{ints({4}), constant({-3, 2})}, {}},
                                {{uniform({}), constant({0, 0})}, {}}};
   s["check_numerics"] = {{{uniform({2, 3})}, {{"message", std::string("sample")}}}, {{uniform({})}, {{"message", std::string("scalar")}}}};
@@ -258,6 +270,9 @@ std::map<std::string, std::vector<OpSample>> build() {
     static TimestampLog sample_log;  // lives as long as the samples
     s["record_timestamp"] = {{{}, {{"log", sample_log.id()}}}, {{uniform({1})}, {{"log", sample_log.id()}}}};
   }
+}
+
+void add_assert_samples(std::map<std::string, std::vector<OpSample>>& s) {
   // Assertions (core/ops/assert_ops.cpp): samples that hold, with broadcasting and each dtype they take. Fixed values
   // (not the seeded generators), so that they hold by construction and leave the other samples' draws as they were.
   const Attrs checked{{"message", std::string("sample")}};
@@ -278,6 +293,9 @@ std::map<std::string, std::vector<OpSample>> build() {
                       {{constant({1}, Shape{})}, {{"rank", std::int64_t{0}}, {"message", std::string("a scalar")}}}};
   s["assert"] = {{{constant({true}, Shape{}), constant({1.f, 2.f})}, checked},
                  {{constant({true, true, true, true}, {2, 2})}, {}}};
+}
+
+void add_fused_and_update_samples(std::map<std::string, std::vector<OpSample>>& s) {
   s["avg_pool2d_grad"] = {
       {{uniform({2, 3, 3, 3})},
        {{"input_sizes", Ints{2, 5, 5, 3}}, {"ksize", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"padding", std::string("SAME")}}},
@@ -310,6 +328,9 @@ std::map<std::string, std::vector<OpSample>> build() {
                           {{"rho", 0.9}, {"epsilon", 1e-7}}}};
   s["rmsprop_momentum_update"] = {{{uniform({3}), positive({3}), uniform({3}), uniform({3}), scalar(0.1f)},
                                    {{"rho", 0.9}, {"momentum", 0.5}, {"epsilon", 1e-7}}}};
+}
+
+void add_tensor_array_samples(std::map<std::string, std::vector<OpSample>>& s) {
   // TensorArray storage (core/ops/index_ops.cpp): a write inside the size, one that grows a dynamic array past it (a
   // zero element in the gap), an int32 array; reads; resize both ways. Fixed values, leaving the generators' draws alone.
   const Tensor rows = constant({0.5f, -1.f, 2.f, 0.25f, -0.75f, 1.5f}, {3, 2});
@@ -319,6 +340,18 @@ std::map<std::string, std::vector<OpSample>> build() {
   s["tensor_array_read"] = {{{rows, scalar(std::int32_t{2})}, {}}, {{constant({1, 2, 3}), scalar(std::int32_t{1})}, {}}};
   s["tensor_array_resize"] = {{{rows, constant({0.f, 0.f, 0.f, 0.f, 0.f})}, {}},
                               {{rows, constant({0.f, 0.f}, {2, 1})}, {}}};
+}
+
+/// The samples in a fixed order: the seeded generators draw the same values for every op on every run.
+std::map<std::string, std::vector<OpSample>> build() {
+  std::map<std::string, std::vector<OpSample>> s;
+  add_elementwise_samples(s);
+  add_layout_samples(s);
+  add_nn_samples(s);
+  add_runtime_samples(s);
+  add_assert_samples(s);
+  add_fused_and_update_samples(s);
+  add_tensor_array_samples(s);
   add_structured_samples(s);
   add_apply_samples(s);
   add_math_samples(s);
