@@ -56,11 +56,13 @@ TEST_CASE("registry: every sample runs eagerly and matches its shape rule") {
 }
 
 TEST_CASE("registry: every count of registry ops the docs give is the registry's") {
-  // "N registry ops" in README.md and docs/ (a word-final number such as float32's is another claim).
+  // "N registry ops" in README.md and docs/ (a word-final number such as float32's is another claim), except the
+  // dated history in docs/notes/, which gives the counts of its day.
   const std::filesystem::path root = std::filesystem::path(TRACELAB_TESTS_DIR).parent_path();
   std::vector<std::filesystem::path> files{root / "README.md"};
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "docs"))
-    if (entry.path().extension() == ".md") files.push_back(entry.path());
+    if (entry.path().extension() == ".md" && entry.path().parent_path().filename() != "notes")
+      files.push_back(entry.path());
   const std::string phrase = " registry ops";
   const std::size_t registered = tl::OpRegistry::global().all().size();
   int claims = 0;
