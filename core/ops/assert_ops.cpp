@@ -40,7 +40,10 @@ std::string summary(const Tensor& t, std::int64_t summarize) {
   const std::int64_t n = t.num_elements();
   const std::int64_t shown = summarize < 0 ? n : std::min(n, summarize);
   std::string out = meta_str(t.meta()) + " [";
-  for (std::int64_t k = 0; k < shown; ++k) out += (k > 0 ? " " : "") + element_str(t, k);
+  for (std::int64_t k = 0; k < shown; ++k) {
+    if (k > 0) out += ' ';
+    out += element_str(t, k);
+  }
   if (shown < n) out += shown > 0 ? " ..." : "...";
   return out + "]";
 }
