@@ -109,8 +109,8 @@ mutant doc-quotes-a-stale-cell docs/tutorials/06-keras-transfer.md \
   'const variables = shared.head2.weights;' \
   'js tests/js/tutorial_docs.test.mjs'
 mutant readme-output-stale README.md \
-  $'values=[[-18.] [-26.]])\ntraces: 2\n```\n\nTo use the library' \
-  $'values=[[-18.] [-26.]])\ntraces: 1\n```\n\nTo use the library' \
+  $'values=[[-18.] [-26.]])\ntraces: 2\n```\n\nFrom your own CMake' \
+  $'values=[[-18.] [-26.]])\ntraces: 1\n```\n\nFrom your own CMake' \
   'ctest ^doc_block_readme_'
 mutant js-doc-block-output-stale docs/playground.md \
   'bucketed  4 traces at steps [0,1,3,4]  last loss 0.057011' \
