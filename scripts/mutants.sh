@@ -8,6 +8,9 @@
 #
 #   scripts/mutants.sh                 every mutant
 #   scripts/mutants.sh grad-sub-sign   only the named ones
+#   scripts/mutants.sh --applicable    only checks that every mutant's text is still in its file exactly once (a
+#                                      second; the native ctest mutants_applicable runs it, so an edit that moves
+#                                      the text fails the test run instead of disabling the mutant silently)
 #
 # The scratch clone lives in build/mutants (its native build is kept between runs, so a second run is quick). The
 # JavaScript mutants run the scratch's tests on a copy of this tree's WASM build (build/wasm/dist, which must be
@@ -144,6 +147,21 @@ mutant tfjs-unique-traced-silently wasm/js/tfjs/value_shaped.mjs \
   'if (t.symbolic || t.engine.tracing > 0)' \
   'if (false)' \
   'js tests/js/tfjs_value_shaped.test.mjs'
+
+# ---- --applicable: every mutant's text is in its file exactly once, in this tree; nothing is built or run ----
+if [ "${1:-}" = --applicable ]; then
+  stale=0
+  for i in "${!names[@]}"; do
+    count=$(OLD=${olds[$i]} perl -0ne '$n = () = /\Q$ENV{OLD}\E/g; print $n' "${files[$i]}" 2>/dev/null || echo 0)
+    if [ "$count" != 1 ]; then
+      echo "mutants: ${names[$i]}: its text is in ${files[$i]} $count times, not once: follow the code's change"
+      stale=$((stale + 1))
+    fi
+  done
+  [ $stale -eq 0 ] || exit 1
+  echo "mutants: all ${#names[@]} can be applied"
+  exit 0
+fi
 
 # ---- running them ----
 selected=("$@")
