@@ -517,6 +517,12 @@ test('random: a golden stream per seed, the same on every load; uniform, normal 
 
 test('errors: every core error is a JS Error subclass with the core message; the module keeps working', () => {
   const before = live();
+  // tl holds the error classes, not the module's internal helpers (how core errors are translated and guarded).
+  for (const name of ['TracelabError', 'ShapeError', 'DTypeError', 'InvalidArgument', 'OutOfMemory',
+                      'OperatorNotAllowedInGraphError', 'ConversionError'])
+    assert.ok(tl[name].prototype instanceof Error, name);
+  for (const name of ['translate', 'registerCore', 'guard', 'guardCall', 'guardNamed', 'inJavaScriptTerms'])
+    assert.equal(tl[name], undefined, `tl.${name} is internal`);
   assert.throws(() => tl.tidy(() => tl.matMul(tl.ones([2, 3]), tl.ones([2, 3]))),
                 (e) => e instanceof tl.ShapeError && e instanceof tl.TracelabError && e instanceof Error &&
                        /matmul: inner dimensions must agree, got \(2, 3\) and \(2, 3\)/.test(e.message));
