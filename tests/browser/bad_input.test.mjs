@@ -6,25 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch } from './launch.mjs';
+import { launch, watchProblems } from './launch.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../bad_input_rows.json', import.meta.url), 'utf8'));
 const formRows = table.rows.filter((row) => row.page?.form || row.page?.url);
 const cellRows = table.rows.filter((row) => row.page?.cell);
-
-function watch(page) {
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-  return problems;
-}
 
 test('bad input on the page: the playground form rows', { timeout: 300_000 }, async (t) => {
   assert.equal(formRows.length, 8, "form rows (pinned: a new row updates it on purpose)");
   const { base, browser } = await launch(t);
   for (const row of formRows) {
     const page = await browser.newPage();
-    const problems = watch(page);
+    const problems = await watchProblems(page);
     await page.goto(`${base}/${row.page.url ?? ''}`);
     await page.waitForSelector('#run:not([disabled])', { timeout: 60_000 });
     for (const [name, value] of Object.entries(row.page.form ?? {})) {
@@ -63,7 +56,7 @@ test('bad input on the page: tutorial cell rows', { timeout: 300_000 }, async (t
   assert.equal(cellRows.length, 3, "cell rows (pinned)");
   const { base, browser } = await launch(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems = watch(page);
+  const problems = await watchProblems(page);
   await page.goto(`${base}/tutorials/side-effects.html`);
   await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
   const name = 'print-vs-tlprint';

@@ -20,6 +20,19 @@ export async function launch(t) {
   return { base: `http://127.0.0.1:${server.address().port}`, browser: await launchBrowser(t) };
 }
 
+/**
+ * Collects what `page` reports as wrong into the returned array: uncaught errors, console errors and
+ * Content-Security-Policy violations (reported from every document the page loads after this call).
+ */
+export async function watchProblems(page) {
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
+    (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`)));
+  return problems;
+}
+
 /** Starts headless Chromium alone for test `t` (for a test that serves other folders); returns the browser. */
 export async function launchBrowser(t) {
   const browser = await chromium.launch({

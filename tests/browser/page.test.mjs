@@ -13,14 +13,12 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifacts, launch } from './launch.mjs';
+import { artifacts, launch, watchProblems } from './launch.mjs';
 
 async function open(t, { width = 1280, height = 900, query = '' } = {}) {
   const { base, browser } = await launch(t);
   const page = await browser.newPage({ viewport: { width, height }, acceptDownloads: true });
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  const problems = await watchProblems(page);
   const started = Date.now();
   await page.goto(`${base}/${query}`);
   await page.waitForSelector('#run:not([disabled])', { timeout: 60_000 });

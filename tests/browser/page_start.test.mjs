@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, root } from './launch.mjs';
+import { launch, root, watchProblems } from './launch.mjs';
 
 const web = join(root, 'web');
 /** The relative specifiers of a module's static imports (`import ... from '...'`, `import '...'`). */
@@ -72,9 +72,7 @@ test('page start: the run controller tells late views that the worker is ready o
 test('page start: nothing but the first view loads before Run is enabled; the inspector still draws after a run', { timeout: 180_000 }, async (t) => {
   const { base, browser } = await launch(t);
   const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  const problems = await watchProblems(page);
   const requested = [];   // the page's and its worker's requests, paths only
   page.on('request', (request) => requested.push(new URL(request.url()).pathname));
   await page.goto(`${base}/?steps=100&modes=function`);

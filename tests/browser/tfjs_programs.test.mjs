@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, launch, root } from './launch.mjs';
+import { artifacts, launch, root, watchProblems } from './launch.mjs';
 
 /** Each program and its steps (its main's default). */
 const PROGRAMS = { regression: 200, cnn: 30, dense_grads: 200 };
@@ -19,11 +19,7 @@ const LOSS_TOLERANCE = 1e-4;
 async function open(t) {
   const { base, browser } = await launch(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
-    (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`)));
+  const problems = await watchProblems(page);
   await page.goto(`${base}/tfjs-programs.html`);
   await page.waitForSelector('#run:not([disabled])', { timeout: 60_000 });
   return { page, problems };

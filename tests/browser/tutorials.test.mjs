@@ -11,16 +11,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { LESSONS } from '../../web/tutorials/lessons.js';
 import { cellsOf } from '../js/lesson_cells.mjs';
-import { artifacts, launch } from './launch.mjs';
+import { artifacts, launch, watchProblems } from './launch.mjs';
 
 /** Opens a tutorial page and waits for its worker; `problems` collects page errors, console errors and CSP reports. */
 async function openLesson(browser, base, file) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
-    (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`)));
+  const problems = await watchProblems(page);
   const response = await page.goto(`${base}/tutorials/${file}`);
   await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
   return { page, problems, response };
