@@ -148,13 +148,18 @@ mutant tfjs-unique-traced-silently wasm/js/tfjs/value_shaped.mjs \
   'if (false)' \
   'js tests/js/tfjs_value_shaped.test.mjs'
 
-# ---- --applicable: every mutant's text is in its file exactly once, in this tree; nothing is built or run ----
+# Replaces the one occurrence of OLD in FILE by NEW; fails when OLD occurs zero or several times.
+apply() {
+  OLD=$2 NEW=$3 perl -0pi -e 'BEGIN { $n = 0 } $n = s/\Q$ENV{OLD}\E/$ENV{NEW}/g; END { exit($n == 1 ? 0 : 1) }' "$1"
+}
+
+# ---- --applicable: every mutant applies to a copy of its file in this tree; nothing is built or run ----
 if [ "${1:-}" = --applicable ]; then
-  stale=0
+  stale=0 copy=$(mktemp)
+  trap 'rm -f "$copy"' EXIT
   for i in "${!names[@]}"; do
-    count=$(OLD=${olds[$i]} perl -0ne '$n = () = /\Q$ENV{OLD}\E/g; print $n' "${files[$i]}" 2>/dev/null || echo 0)
-    if [ "$count" != 1 ]; then
-      echo "mutants: ${names[$i]}: its text is in ${files[$i]} $count times, not once: follow the code's change"
+    if ! cp "${files[$i]}" "$copy" 2>/dev/null || ! apply "$copy" "${olds[$i]}" "${news[$i]}"; then
+      echo "mutants: ${names[$i]}: its text is not in ${files[$i]} exactly once: follow the code's change"
       stale=$((stale + 1))
     fi
   done
@@ -191,11 +196,6 @@ fi
 echo "mutants: building the scratch clone (native preset; kept between runs)"
 (cd "$src" && cmake --preset native >/dev/null && cmake --build --preset native >"$scratch/build.log" 2>&1) ||
   { tail -30 "$scratch/build.log"; echo "mutants: the unmutated scratch clone does not build" >&2; exit 1; }
-
-# Replaces the one occurrence of OLD in FILE by NEW; fails when OLD occurs zero or several times.
-apply() {
-  OLD=$2 NEW=$3 perl -0pi -e 'BEGIN { $n = 0 } $n = s/\Q$ENV{OLD}\E/$ENV{NEW}/g; END { exit($n == 1 ? 0 : 1) }' "$1"
-}
 
 # Runs one check in the scratch clone; its output goes to $log. Exit status 0 means the tests passed.
 run_check() {
